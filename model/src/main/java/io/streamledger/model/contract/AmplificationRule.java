@@ -2,6 +2,7 @@ package io.streamledger.model.contract;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,7 +66,7 @@ final class AmplificationRule implements ContractRule {
             }
             compareWithModel(row, expected, out);
         }
-        Set<String> present = new java.util.HashSet<>();
+        Set<String> present = new HashSet<>();
         contract.amplifications().forEach(a -> present.add(a.id()));
         for (String id : basis.keySet()) {
             if (!present.contains(id)) {
