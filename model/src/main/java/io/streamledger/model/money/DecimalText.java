@@ -53,6 +53,42 @@ public final class DecimalText {
     }
 
     /**
+     * Converts a boxed number from a boundary (JSON tree, row, message) to an exact decimal.
+     * Integral boxes and {@link BigDecimal} pass; {@code Double}, {@code Float} and any other
+     * {@link Number} are refused: their value is already a binary approximation.
+     *
+     * @throws AmountException BINARY_FLOAT for double/float, MALFORMED for null or other types
+     */
+    public static BigDecimal requireExact(Number number) {
+        if (number == null) {
+            throw new AmountException(AmountException.Reason.MALFORMED, "number is null");
+        }
+        if (number instanceof Double || number instanceof Float) {
+            throw new AmountException(
+                    AmountException.Reason.BINARY_FLOAT,
+                    "binary floating-point value "
+                            + number
+                            + " refused; pass the decimal text or a BigDecimal");
+        }
+        BigDecimal exact;
+        if (number instanceof BigDecimal d) {
+            exact = d;
+        } else if (number instanceof java.math.BigInteger i) {
+            exact = new BigDecimal(i);
+        } else if (number instanceof Long
+                || number instanceof Integer
+                || number instanceof Short
+                || number instanceof Byte) {
+            exact = BigDecimal.valueOf(number.longValue());
+        } else {
+            throw new AmountException(
+                    AmountException.Reason.MALFORMED,
+                    "unsupported number type " + number.getClass().getName());
+        }
+        return requireDynamoRange(exact, exact.toPlainString());
+    }
+
+    /**
      * Formats without exponent, keeping the value's scale ({@code 10.50} stays {@code "10.50"}).
      */
     public static String format(BigDecimal value) {

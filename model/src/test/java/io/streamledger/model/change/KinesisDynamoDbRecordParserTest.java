@@ -149,7 +149,7 @@ class KinesisDynamoDbRecordParserTest {
         assertRejected(
                 r -> dynamodb(r).put("ApproximateCreationDateTime", 1764496800.5d),
                 "$.dynamodb.ApproximateCreationDateTime",
-                "binary floating-point number refused");
+                "BINARY_FLOAT");
         assertRejected(
                 r -> dynamodb(r).put("ApproximateCreationDateTimePrecision", "SECOND"),
                 "$.dynamodb.ApproximateCreationDateTimePrecision",
