@@ -20,6 +20,7 @@ public final class DecimalText {
 
     private static final Pattern GRAMMAR =
             Pattern.compile("[+-]?\\d+(\\.\\d+)?([eE][+-]?\\d{1,4})?");
+    private static final Pattern NON_FINITE = Pattern.compile("(?i)[+-]?(nan|inf|infinity)");
     private static final int MAX_TEXT_LENGTH = 200;
     private static final BigDecimal MIN_MAGNITUDE = new BigDecimal("1E-130");
     private static final BigDecimal MAX_MAGNITUDE =
@@ -37,8 +38,7 @@ public final class DecimalText {
         if (text == null) {
             throw new AmountException(AmountException.Reason.MALFORMED, "number text is null");
         }
-        String lower = text.toLowerCase(java.util.Locale.ROOT);
-        if (lower.contains("nan") || lower.contains("inf")) {
+        if (NON_FINITE.matcher(text).matches()) {
             throw new AmountException(
                     AmountException.Reason.NOT_FINITE, "'" + text + "' is not a finite number");
         }
