@@ -6,10 +6,14 @@ import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.gate.GateState;
 import io.streamledger.operators.gate.GateStreams;
 import io.streamledger.operators.gate.SourceKeySelector;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -87,18 +91,28 @@ public final class GateBenchmark {
             Result gate = run(true, keys, versions, parallelism, backend);
             System.out.printf(
                     Locale.ROOT,
-                    "parallelism %d: pass-through %,.0f ev/s (%,d out, %.2f s) | gate %,.0f ev/s"
-                            + " (%,.0f per slot; %,d applied of %,d unique, %.2f s) | ratio %.2f%n",
+                    "parallelism %d, wall clock: pass-through %,.0f ev/s (%.2f s) | gate %,.0f ev/s"
+                            + " (%.2f s; %,d applied of %,d unique) | gate/pass %.2f%n",
                     parallelism,
                     pass.eventsPerSecond(),
-                    pass.emitted,
                     pass.seconds,
                     gate.eventsPerSecond(),
-                    gate.eventsPerSecond() / parallelism,
+                    gate.seconds,
                     gate.emitted,
                     generated,
-                    gate.seconds,
                     gate.eventsPerSecond() / pass.eventsPerSecond());
+            System.out.printf(
+                    Locale.ROOT,
+                    "parallelism %d, per CPU second: keyed stage pass-through %,.0f ev/s | gate"
+                            + " %,.0f ev/s (gate/pass %.2f) | whole job pass-through %,.0f | gate"
+                            + " %,.0f (gate/pass %.2f)%n",
+                    parallelism,
+                    pass.perStageCpuSecond(),
+                    gate.perStageCpuSecond(),
+                    gate.perStageCpuSecond() / pass.perStageCpuSecond(),
+                    pass.perProcessCpuSecond(),
+                    gate.perProcessCpuSecond(),
+                    gate.perProcessCpuSecond() / pass.perProcessCpuSecond());
             if (gate.emitted != generated) {
                 throw new IllegalStateException(
                         "gate applied " + gate.emitted + " but " + generated + " were unique");
@@ -106,9 +120,23 @@ public final class GateBenchmark {
         }
     }
 
-    record Result(long input, long emitted, double seconds) {
+    /**
+     * One measured run. The machine may be shared, so besides wall-clock rate it reports events per
+     * CPU second: of the keyed stage's task threads (the per-core cost of the gate itself) and of
+     * the whole process (source, network, runtime, GC included).
+     */
+    record Result(
+            long input, long emitted, double seconds, long stageCpuNanos, long processCpuNanos) {
         double eventsPerSecond() {
             return input / seconds;
+        }
+
+        double perStageCpuSecond() {
+            return input / (stageCpuNanos / 1e9);
+        }
+
+        double perProcessCpuSecond() {
+            return input / (processCpuNanos / 1e9);
         }
     }
 
@@ -146,9 +174,21 @@ public final class GateBenchmark {
         CountingDiscard.COUNT.reset();
         out.sinkTo(new CountingDiscard()).name("discard");
 
-        JobExecutionResult r = env.execute(gated ? "gate" : "pass-through");
+        String stage = gated ? GateState.NEXT_VERSION_NAME : "pass-through";
+        ThreadCpu cpu = ThreadCpu.start(stage);
+        JobExecutionResult r;
+        try {
+            r = env.execute(gated ? "gate" : "pass-through");
+        } finally {
+            cpu.stop();
+        }
         long input = n + n * DUPLICATE_PERCENT / 100;
-        return new Result(input, CountingDiscard.COUNT.sum(), r.getNetRuntime() / 1000.0);
+        return new Result(
+                input,
+                CountingDiscard.COUNT.sum(),
+                r.getNetRuntime() / 1000.0,
+                cpu.stageNanos(),
+                cpu.processNanos());
     }
 
     /** Sequence number to event: keys in blocks, versions in order, a few swaps and duplicates. */
@@ -197,6 +237,78 @@ public final class GateBenchmark {
             x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
             x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
             return (x ^ (x >>> 33)) & Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Samples the CPU time of the task threads whose name starts with a stage's name (Flink names a
+     * task thread after its chain's first operator) and of the whole process.
+     */
+    static final class ThreadCpu implements Runnable {
+
+        private static final long SAMPLE_MILLIS = 20;
+
+        private final String prefix;
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean)
+                        ManagementFactory.getOperatingSystemMXBean();
+        private final Map<Long, Long> lastSeen = new ConcurrentHashMap<>();
+        private final long processStart;
+        private volatile long processEnd;
+        private volatile boolean running = true;
+        private final Thread sampler;
+
+        private ThreadCpu(String prefix) {
+            this.prefix = prefix;
+            this.processStart = os.getProcessCpuTime();
+            this.sampler = new Thread(this, "bench-cpu-sampler");
+            sampler.setDaemon(true);
+        }
+
+        static ThreadCpu start(String prefix) {
+            ThreadCpu t = new ThreadCpu(prefix);
+            t.sampler.start();
+            return t;
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                sample();
+                try {
+                    Thread.sleep(SAMPLE_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+
+        private void sample() {
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info != null && info.getThreadName().startsWith(prefix)) {
+                    long cpu = threads.getThreadCpuTime(info.getThreadId());
+                    if (cpu > 0) {
+                        lastSeen.merge(info.getThreadId(), cpu, Math::max);
+                    }
+                }
+            }
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            sampler.join();
+            processEnd = os.getProcessCpuTime();
+        }
+
+        /** Lower bound: up to one sample interval per thread is lost when it ends. */
+        long stageNanos() {
+            return lastSeen.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long processNanos() {
+            return processEnd - processStart;
         }
     }
 
