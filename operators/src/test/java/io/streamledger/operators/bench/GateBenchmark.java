@@ -32,7 +32,7 @@ import org.apache.flink.util.Collector;
  * MiniCluster; prints events/s and the ratio. A benchmark, not a test.
  *
  * <p>Run: see operators/README.md. Arguments (all optional): {@code events=4000000 keys=100000
- * parallelism=1,2 backend=hashmap|rocksdb}.
+ * parallelism=1,2 backend=hashmap|rocksdb rocksdbTimers=ROCKSDB|HEAP}.
  */
 public final class GateBenchmark {
 
@@ -45,6 +45,9 @@ public final class GateBenchmark {
     /** Percent of events delivered twice. */
     static final int DUPLICATE_PERCENT = 1;
 
+    /** Where RocksDB keeps timers: ROCKSDB (Flink's default) or HEAP. */
+    private static String rocksDbTimers = "ROCKSDB";
+
     private GateBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -53,6 +56,7 @@ public final class GateBenchmark {
         a.put("keys", "100000");
         a.put("parallelism", "1,2");
         a.put("backend", "hashmap");
+        a.put("rocksdbTimers", "ROCKSDB");
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !a.containsKey(kv[0])) {
@@ -63,6 +67,7 @@ public final class GateBenchmark {
         long events = Long.parseLong(a.get("events"));
         int keys = Integer.parseInt(a.get("keys"));
         String backend = a.get("backend");
+        rocksDbTimers = a.get("rocksdbTimers");
         int versions = (int) (events / keys);
         if (versions < 2 || keys % KEYS_PER_BLOCK != 0) {
             throw new IllegalArgumentException(
@@ -145,6 +150,7 @@ public final class GateBenchmark {
             throws Exception {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, backend);
+        conf.setString("state.backend.rocksdb.timer-service.factory", rocksDbTimers);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
         env.getConfig().disableGenericTypes();
