@@ -48,6 +48,9 @@ public final class GateBenchmark {
     /** Where RocksDB keeps timers: ROCKSDB (Flink's default) or HEAP. */
     private static String rocksDbTimers = "ROCKSDB";
 
+    /** Bloom filters make RocksDB reads of absent keys (every new eventId) cheap. */
+    private static boolean rocksDbBloom;
+
     private GateBenchmark() {}
 
     public static void main(String[] args) throws Exception {
@@ -57,6 +60,7 @@ public final class GateBenchmark {
         a.put("parallelism", "1,2");
         a.put("backend", "hashmap");
         a.put("rocksdbTimers", "ROCKSDB");
+        a.put("rocksdbBloom", "false");
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !a.containsKey(kv[0])) {
@@ -68,6 +72,7 @@ public final class GateBenchmark {
         int keys = Integer.parseInt(a.get("keys"));
         String backend = a.get("backend");
         rocksDbTimers = a.get("rocksdbTimers");
+        rocksDbBloom = Boolean.parseBoolean(a.get("rocksdbBloom"));
         int versions = (int) (events / keys);
         if (versions < 2 || keys % KEYS_PER_BLOCK != 0) {
             throw new IllegalArgumentException(
@@ -151,6 +156,7 @@ public final class GateBenchmark {
         Configuration conf = new Configuration();
         conf.set(StateBackendOptions.STATE_BACKEND, backend);
         conf.setString("state.backend.rocksdb.timer-service.factory", rocksDbTimers);
+        conf.setString("state.backend.rocksdb.use-bloom-filter", String.valueOf(rocksDbBloom));
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
         env.getConfig().disableGenericTypes();
