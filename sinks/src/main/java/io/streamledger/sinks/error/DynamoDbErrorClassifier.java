@@ -12,7 +12,11 @@ import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
 /**
  * The one place that decides fatal vs retryable vs expected-conditional for DynamoDB write errors
@@ -56,6 +60,12 @@ public final class DynamoDbErrorClassifier {
         Throwable t = unwrap(error);
         if (t instanceof ConditionalCheckFailedException) {
             return WriteOutcomeClass.CONDITION_FAILED;
+        }
+        if (t instanceof ProvisionedThroughputExceededException
+                || t instanceof RequestLimitExceededException
+                || t instanceof InternalServerErrorException
+                || t instanceof TransactionConflictException) {
+            return WriteOutcomeClass.RETRYABLE;
         }
         if (t instanceof TransactionCanceledException) {
             return classifyCancellation((TransactionCanceledException) t);
