@@ -15,7 +15,12 @@ public final class VersionedDynamoDbSinkBuilder<InputT> {
     /** DynamoDB's item size limit; a larger write can never succeed. */
     public static final long MAX_ITEM_SIZE_BYTES = 400 * 1024;
 
-    public static final int MAX_BATCH_SIZE = 1000;
+    /**
+     * Writes per flush; high because a flush costs one call per distinct item, not per write, and a
+     * larger flush coalesces more (memory is bounded by maxBufferedRequests).
+     */
+    public static final int MAX_BATCH_SIZE = 10_000;
+
     public static final int MAX_IN_FLIGHT_REQUESTS = 64;
     public static final int MAX_BUFFERED_REQUESTS = 1_000_000;
     public static final long MAX_TIME_IN_BUFFER_MS = 60_000;
@@ -70,7 +75,7 @@ public final class VersionedDynamoDbSinkBuilder<InputT> {
         return this;
     }
 
-    /** Writes per flush before coalescing, 1..1000 (default 100). */
+    /** Writes per flush before coalescing, 1..10,000 (default 100). */
     public VersionedDynamoDbSinkBuilder<InputT> maxBatchSize(int n) {
         this.maxBatchSize = n;
         return this;

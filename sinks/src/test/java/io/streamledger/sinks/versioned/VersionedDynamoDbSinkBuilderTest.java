@@ -30,8 +30,8 @@ class VersionedDynamoDbSinkBuilderTest {
 
     @Test
     void settingsOutsideTheirLimitsAreRejectedByName() {
-        assertThatThrownBy(() -> builder().maxBatchSize(5000).build())
-                .hasMessageContaining("maxBatchSize must be in [1, 1000]");
+        assertThatThrownBy(() -> builder().maxBatchSize(20000).build())
+                .hasMessageContaining("maxBatchSize must be in [1, 10000]");
         assertThatThrownBy(() -> builder().maxBatchSize(100).maxBufferedRequests(100).build())
                 .hasMessageContaining("maxBufferedRequests");
         assertThatThrownBy(() -> builder().maxInFlightRequests(0).build())
