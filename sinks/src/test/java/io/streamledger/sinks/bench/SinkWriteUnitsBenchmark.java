@@ -2,6 +2,8 @@ package io.streamledger.sinks.bench;
 
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.sinks.error.DynamoDbErrorClassifier;
+import io.streamledger.sinks.error.WriteOutcomeClass;
 import io.streamledger.sinks.it.PortfolioTable;
 import io.streamledger.sinks.it.PositionEvent;
 import io.streamledger.sinks.it.PositionEventConverter;
@@ -15,9 +17,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -29,10 +33,9 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * Benchmark (not a test) of write units per event under Zipf-skewed keys (seed AMP04, AP07 goal ≤
@@ -44,7 +47,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * both sides also print a billed estimate counting each rejection as 1 unit.
  */
 public final class SinkWriteUnitsBenchmark {
-    private static final int NAIVE_THREADS = 8;
+    /** Concurrent naive calls (each item's calls stay in order). */
+    private static final int NAIVE_CONCURRENCY = 64;
 
     private SinkWriteUnitsBenchmark() {}
 
@@ -104,47 +108,52 @@ public final class SinkWriteUnitsBenchmark {
         PositionEventConverter converter = new PositionEventConverter(table.name());
         ItemRequestFactory requests =
                 new ItemRequestFactory(WriteGuard.versionGuard(), ReturnConsumedCapacity.TOTAL);
+        DoubleAdder units = new DoubleAdder();
+        LongAdder rejected = new LongAdder();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        Semaphore permits = new Semaphore(NAIVE_CONCURRENCY);
+        Map<String, CompletableFuture<Void>> tails = new HashMap<>();
         long start = System.nanoTime();
-        ExecutorService pool = Executors.newFixedThreadPool(NAIVE_THREADS);
-        List<Future<double[]>> parts = new ArrayList<>();
-        for (int t = 0; t < NAIVE_THREADS; t++) {
-            int part = t;
-            // one thread per key partition keeps each key's writes in version order
-            parts.add(
-                    pool.submit(
-                            () -> {
-                                double units = 0;
-                                long rejected = 0;
-                                try (DynamoDbClient client = config.buildSyncClient()) {
-                                    for (PositionEvent e : stream) {
-                                        if (Math.floorMod(e.symbol.hashCode(), NAIVE_THREADS)
-                                                != part) {
-                                            continue;
-                                        }
-                                        try {
-                                            UpdateItemResponse r =
-                                                    client.updateItem(
-                                                            requests.updateItem(
-                                                                    converter.apply(e, null)));
-                                            units += r.consumedCapacity().capacityUnits();
-                                        } catch (ConditionalCheckFailedException stale) {
-                                            rejected++;
-                                        }
-                                    }
-                                }
-                                return new double[] {units, rejected};
-                            }));
+        try (DynamoDbAsyncClient client = config.buildAsyncClient(NAIVE_CONCURRENCY)) {
+            for (PositionEvent e : stream) {
+                permits.acquire();
+                String item = e.pk() + "|" + e.sk();
+                // chain per item: one call per event, each item's calls in version order
+                CompletableFuture<Void> tail =
+                        tails.getOrDefault(item, CompletableFuture.completedFuture(null))
+                                .thenCompose(
+                                        x ->
+                                                client.updateItem(
+                                                        requests.updateItem(
+                                                                converter.apply(e, null))))
+                                .handle(
+                                        (r, err) -> {
+                                            if (err == null) {
+                                                units.add(r.consumedCapacity().capacityUnits());
+                                            } else if (DynamoDbErrorClassifier.classify(err)
+                                                    == WriteOutcomeClass.CONDITION_FAILED) {
+                                                rejected.increment();
+                                            } else {
+                                                failures.add(err);
+                                            }
+                                            permits.release();
+                                            return null;
+                                        });
+                tails.put(item, tail);
+            }
+            CompletableFuture.allOf(tails.values().toArray(new CompletableFuture[0])).join();
         }
-        double units = 0;
-        long rejected = 0;
-        for (Future<double[]> f : parts) {
-            units += f.get()[0];
-            rejected += (long) f.get()[1];
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(
+                    failures.size() + " naive writes failed", failures.get(0));
         }
-        pool.shutdown();
-        Result r =
-                new Result(units, stream.size() - rejected, rejected, 0, System.nanoTime() - start);
-        return r;
+        verify(table, stream);
+        return new Result(
+                units.sum(),
+                stream.size() - rejected.sum(),
+                rejected.sum(),
+                0,
+                System.nanoTime() - start);
     }
 
     private static Result runSink(
