@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One key path (IDX01–IDX19) as the code declares it, in the seed's notation, so that the
- * capacity contract's {@code INDEX|} rows can be cross-checked against the code and cannot drift.
+ * One key path (IDX01–IDX19) as the code declares it, in the seed's notation, so that the capacity
+ * contract's {@code INDEX|} rows can be cross-checked against the code and cannot drift.
  *
  * @param id seed id, e.g. {@code IDX09}
  * @param kind {@code BASE}, {@code GSI1}, {@code GSI2} or {@code GSI3}
