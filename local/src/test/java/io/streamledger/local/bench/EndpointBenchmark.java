@@ -46,7 +46,11 @@ public final class EndpointBenchmark {
             }
             String table = Tables.pkSk(clients.get(0), "Bench");
             String payload = "p".repeat(200);
-            run("warm-up PutItem", clients, 3, (ddb, t, i) -> put(ddb, table, t, i, payload));
+            run(
+                    "warm-up PutItem",
+                    clients,
+                    Math.max(3, seconds),
+                    (ddb, t, i) -> put(ddb, table, t, i, payload));
             run("PutItem", clients, seconds, (ddb, t, i) -> put(ddb, table, t, i, payload));
             run(
                     "GetItem",
@@ -132,6 +136,8 @@ public final class EndpointBenchmark {
         long[][] latencies = new long[threads][];
         AtomicLong errors = new AtomicLong();
         CountDownLatch done = new CountDownLatch(threads);
+        long serverCpu0 = serverCpuNanos();
+        long processCpu0 = processCpuNanos();
         long start = System.nanoTime();
         for (int t = 0; t < threads; t++) {
             final int thread = t;
@@ -159,14 +165,45 @@ public final class EndpointBenchmark {
         }
         done.await();
         double elapsed = (System.nanoTime() - start) / 1e9;
+        long serverCpu = serverCpuNanos() - serverCpu0;
+        long processCpu = processCpuNanos() - processCpu0;
         long[] all = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
+        double serverUs = serverCpu / 1e3 / all.length;
         System.out.printf(
-                "%-24s %9.0f ops/s   p50 %6.2f ms   p99 %6.2f ms   (%d ops, %d errors)%n",
+                "%-24s %9.0f ops/s   p50 %6.2f ms   p99 %6.2f ms   (%d ops, %d errors)"
+                        + "   cpu/op: endpoint %5.0f us, whole process %5.0f us"
+                        + " -> endpoint alone on 2 cores ~%.0f ops/s%n",
                 name,
                 all.length / elapsed,
                 all[all.length / 2] / 1e6,
                 all[(int) (all.length * 0.99)] / 1e6,
                 all.length,
-                errors.get());
+                errors.get(),
+                serverUs,
+                processCpu / 1e3 / all.length,
+                2e6 / serverUs);
+    }
+
+    /** CPU time of the endpoint's HTTP worker threads (where requests are served). */
+    private static long serverCpuNanos() {
+        java.lang.management.ThreadMXBean mx =
+                java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("local-dynamodb-http")
+                    || t.getName().startsWith("HTTP-Dispatcher")) {
+                long c = mx.getThreadCpuTime(t.getId());
+                if (c > 0) {
+                    sum += c;
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 }
