@@ -91,7 +91,13 @@ final class ReadOperations {
         }
         KeyValue start = page.exclusiveStart(request.get("ExclusiveStartKey"));
         if (start != null) {
-            range = range.tailMap(start, false);
+            try {
+                range = range.tailMap(start, false);
+            } catch (IllegalArgumentException outside) {
+                throw ApiException.validation(
+                        "The provided starting key is outside query boundaries based on provided"
+                                + " conditions");
+            }
         }
         for (Map.Entry<KeyValue, ObjectNode> e : range.entrySet()) {
             if (!kc.matchesRange(e.getKey().size() > 1 ? e.getKey().part(1) : null)) {

@@ -197,6 +197,18 @@ class QueryScanITCase {
     }
 
     @Test
+    void startKeyOutsideTheKeyConditionIsRejected() {
+        assertValidation(
+                        () ->
+                                query(
+                                        "PK = :p AND SK > :s",
+                                        Map.of(":p", s("order#A"), ":s", s("v05")),
+                                        QueryRequest.builder()
+                                                .exclusiveStartKey(Tables.key("order#A", "v01"))))
+                .hasMessageContaining("outside query boundaries");
+    }
+
+    @Test
     void selectCountAndProjection() {
         QueryResponse count =
                 query(
