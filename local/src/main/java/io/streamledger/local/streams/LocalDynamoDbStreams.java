@@ -150,6 +150,11 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
                             UUID.randomUUID().toString().replace("-", ""),
                             change,
                             now));
+            if (shard.endPosition() - shard.firstPosition() > options.maxRetainedPerShard()) {
+                // trimming in batches of 1/16 keeps subList.clear() rare
+                shard.trimToSize(
+                        options.maxRetainedPerShard() - options.maxRetainedPerShard() / 16);
+            }
         }
     }
 

@@ -66,16 +66,7 @@ public final class StreamFeatures {
     public Installed install(Clock endpointClock, @Nullable Path dataDir) {
         LocalDynamoDbStreams s = null;
         if (streams != null) {
-            s =
-                    new LocalDynamoDbStreams(
-                            new StreamsOptions(
-                                    streams.shardsPerTable(),
-                                    streams.maxRecordsPerShard(),
-                                    streams.shuffleTransactions(),
-                                    streams.seed(),
-                                    endpointClock,
-                                    streams.retention(),
-                                    streams.iteratorLifetime()));
+            s = new LocalDynamoDbStreams(streams.withClock(endpointClock));
         }
         LocalTableExports e = null;
         if (exports) {
