@@ -204,6 +204,15 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         int limit = limit(request, "Limit", 100, 100);
         String exclusiveStart = text(request, "ExclusiveStartStreamArn");
         Instant cutoff = cutoff();
+        // a disabled stream whose every shard has passed retention is gone, as on AWS
+        streamsByArn
+                .values()
+                .removeIf(
+                        s -> {
+                            trim(s, cutoff);
+                            return s.status() == TableStream.Status.DISABLED
+                                    && s.shards().isEmpty();
+                        });
         List<TableStream> matching = new ArrayList<>();
         for (TableStream s : streamsByArn.values()) {
             if (tableName == null || tableName.equals(s.tableName())) {
@@ -227,7 +236,6 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         int end = Math.min(matching.size(), start + limit);
         for (int i = start; i < end; i++) {
             TableStream s = matching.get(i);
-            trim(s, cutoff);
             streams.addObject()
                     .put("StreamArn", s.arn())
                     .put("TableName", s.tableName())

@@ -369,6 +369,24 @@ class LocalDynamoDbStreamsTest {
     }
 
     @Test
+    void aDisabledStreamVanishesAfterRetention() {
+        LocalDynamoDbStreams s = streams(StreamsOptions.builder().shardsPerTable(1));
+        String old = s.enable("Orders", "KEYS_ONLY").arn();
+        s.onCommit(List.of(insert("Orders", "o1", T0)));
+        s.disable("Orders");
+        String current = s.enable("Orders", "KEYS_ONLY").arn();
+        clock.advance(Duration.ofHours(24).plusSeconds(1));
+        List<String> arns = new ArrayList<>();
+        s.listStreams(JSON.objectNode())
+                .get("Streams")
+                .forEach(x -> arns.add(x.get("StreamArn").asText()));
+        assertThat(arns).containsExactly(current);
+        assertThatThrownBy(() -> s.describeStream(JSON.objectNode().put("StreamArn", old)))
+                .extracting(e -> ((ApiException) e).type())
+                .isEqualTo("ResourceNotFoundException");
+    }
+
+    @Test
     void positionReportsTheLastSequencePerShard() {
         LocalDynamoDbStreams s = streams(StreamsOptions.builder().shardsPerTable(1));
         String arn = s.enable("Orders", "KEYS_ONLY").arn();
