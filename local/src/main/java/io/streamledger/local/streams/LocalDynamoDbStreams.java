@@ -251,6 +251,7 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         String arn = required(request, "StreamArn");
         int limit = limit(request, "Limit", MAX_DESCRIBE_LIMIT, MAX_DESCRIBE_LIMIT);
         String exclusiveStart = text(request, "ExclusiveStartShardId");
+        String childrenOf = childShardFilter(request);
         String table = tableOf(arn);
         ArrayNode keySchema = table == null ? null : keySchemaOf(table); // outside the monitor
         synchronized (this) {
@@ -275,6 +276,9 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
             for (StreamShard shard : all) {
                 if (exclusiveStart != null && shard.shardId().compareTo(exclusiveStart) <= 0) {
                     continue; // shard ids increase with creation, as AWS's do
+                }
+                if (childrenOf != null && !childrenOf.equals(shard.parentShardId())) {
+                    continue;
                 }
                 if (emitted == limit) {
                     more = true;
@@ -502,6 +506,23 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
                 stream.forget(shard);
             }
         }
+    }
+
+    /** ShardFilter {Type: CHILD_SHARDS, ShardId}: only that shard's children are listed. */
+    private static @Nullable String childShardFilter(ObjectNode request) {
+        JsonNode filter = request.get("ShardFilter");
+        if (filter == null || filter.isNull()) {
+            return null;
+        }
+        if (!"CHILD_SHARDS".equals(filter.path("Type").asText())) {
+            throw ApiException.validation(
+                    "ShardFilter.Type must be CHILD_SHARDS: " + filter.path("Type").asText());
+        }
+        String shardId = filter.path("ShardId").asText("");
+        if (shardId.isEmpty()) {
+            throw ApiException.validation("ShardFilter.ShardId is required for CHILD_SHARDS");
+        }
+        return shardId;
     }
 
     private static @Nullable String text(ObjectNode request, String field) {

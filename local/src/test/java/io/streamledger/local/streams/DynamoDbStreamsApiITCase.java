@@ -34,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardFilterType;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.model.StreamStatus;
@@ -233,6 +234,25 @@ class DynamoDbStreamsApiITCase {
         for (int i = 0; i < 3; i++) {
             assertThat(children.get(i).parentShardId()).isEqualTo(parents.get(i).shardId());
             assertThat(children.get(i).sequenceNumberRange().endingSequenceNumber()).isNull();
+        }
+        // ShardFilter CHILD_SHARDS lists exactly one parent's children
+        for (int i = 0; i < 3; i++) {
+            String parentId = parents.get(i).shardId();
+            assertThat(
+                            streams.describeStream(
+                                            b ->
+                                                    b.streamArn(arn)
+                                                            .shardFilter(
+                                                                    f ->
+                                                                            f.type(
+                                                                                            ShardFilterType
+                                                                                                    .CHILD_SHARDS)
+                                                                                    .shardId(
+                                                                                            parentId)))
+                                    .streamDescription()
+                                    .shards())
+                    .extracting(Shard::shardId)
+                    .containsExactly(children.get(i).shardId());
         }
         // a closed shard read to its end returns no NextShardIterator
         for (Shard p : parents) {
