@@ -15,12 +15,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.UUID;
 import javax.annotation.Nullable;
 
 /**
@@ -46,6 +46,9 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     private static final DateTimeFormatter LABEL =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final long eventIdPrefix = new java.security.SecureRandom().nextLong();
     private final StreamsOptions options;
     private final SequenceNumbers sequences = new SequenceNumbers();
     private final Random shuffleRandom;
@@ -144,12 +147,8 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
                     && shard.appendedCount() >= options.maxRecordsPerShard()) {
                 shard = rollover(stream, slot, now);
             }
-            shard.append(
-                    new StreamEntry(
-                            sequences.next(),
-                            UUID.randomUUID().toString().replace("-", ""),
-                            change,
-                            now));
+            long seq = sequences.next();
+            shard.append(new StreamEntry(seq, eventId(seq), change, now));
             if (shard.endPosition() - shard.firstPosition() > options.maxRetainedPerShard()) {
                 // trimming in batches of 1/16 keeps subList.clear() rare
                 shard.trimToSize(
@@ -398,6 +397,11 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     }
 
     // ---- helpers ---------------------------------------------------------------------------
+
+    /** 32 hex digits, unique per record: a per-endpoint random half plus the sequence number. */
+    private String eventId(long sequence) {
+        return HEX.toHexDigits(eventIdPrefix) + HEX.toHexDigits(sequence);
+    }
 
     /** One record in the DynamoDB Streams wire shape (Record / StreamRecord / Identity). */
     static ObjectNode render(StreamEntry e, ViewType view) {
