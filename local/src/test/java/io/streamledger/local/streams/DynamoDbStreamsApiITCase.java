@@ -186,6 +186,42 @@ class DynamoDbStreamsApiITCase {
     }
 
     @Test
+    void perItemOrderHoldsUnderConcurrentWriters() throws Exception {
+        String table = table(StreamViewType.NEW_IMAGE);
+        int threads = 8;
+        int versions = 40;
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                String pk = "acct-" + t;
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    for (int v = 1; v <= versions; v++) {
+                                        putVersion(table, pk, v);
+                                    }
+                                }));
+            }
+            for (var f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<String, Integer> last = new java.util.HashMap<>();
+        int count = 0;
+        for (Record r : readAll(streams, streamArn(table))) {
+            String pk = r.dynamodb().keys().get("PK").s();
+            int v = Integer.parseInt(r.dynamodb().newImage().get("version").n());
+            assertThat(v).as("next version of %s", pk).isEqualTo(last.getOrDefault(pk, 0) + 1);
+            last.put(pk, v);
+            count++;
+        }
+        assertThat(count).isEqualTo(threads * versions);
+    }
+
+    @Test
     void ttlSweepIsAServiceRemove() {
         String table = table(StreamViewType.OLD_IMAGE);
         ddb.updateTimeToLive(
