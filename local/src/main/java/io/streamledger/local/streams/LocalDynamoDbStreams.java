@@ -151,8 +151,11 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
             }
             throw ApiException.validation("Table already has an enabled stream: " + existing.arn());
         }
-        journal(OP_ENABLE, e -> e.put("table", table).put("view", view.name()));
-        return doEnable(table, view);
+        return pinned(
+                () -> {
+                    journal(OP_ENABLE, e -> e.put("table", table).put("view", view.name()));
+                    return doEnable(table, view);
+                });
     }
 
     private StreamId doEnable(String table, ViewType view) {
@@ -174,8 +177,12 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         if (restored || !currentByTable.containsKey(table)) {
             return;
         }
-        journal(OP_DISABLE, e -> e.put("table", table));
-        doDisable(table);
+        pinned(
+                () -> {
+                    journal(OP_DISABLE, e -> e.put("table", table));
+                    doDisable(table);
+                    return null;
+                });
     }
 
     private void doDisable(String table) {
@@ -211,15 +218,19 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         if (captured.isEmpty()) {
             return;
         }
-        if (journal != null) {
-            journal(
-                    OP_COMMIT,
-                    e -> {
-                        ArrayNode list = e.putArray("changes");
-                        captured.forEach(c -> list.add(ItemChangeJson.write(c)));
-                    });
-        }
-        doCommit(captured);
+        pinned(
+                () -> {
+                    if (journal != null) {
+                        journal(
+                                OP_COMMIT,
+                                e -> {
+                                    ArrayNode list = e.putArray("changes");
+                                    captured.forEach(c -> list.add(ItemChangeJson.write(c)));
+                                });
+                    }
+                    doCommit(captured);
+                    return null;
+                });
     }
 
     private void doCommit(List<ItemChange> changes) {
@@ -258,8 +269,12 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         if (stream == null) {
             throw ApiException.resourceNotFound("Table " + table + " has no enabled stream");
         }
-        journal(OP_ROLLOVER, e -> e.put("table", table));
-        doRollover(stream);
+        pinned(
+                () -> {
+                    journal(OP_ROLLOVER, e -> e.put("table", table));
+                    doRollover(stream);
+                    return null;
+                });
     }
 
     private void doRollover(TableStream stream) {
@@ -493,6 +508,22 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     }
 
     // ---- helpers ---------------------------------------------------------------------------
+
+    /**
+     * Runs a journaled operation with one time for the journal line and the operation, so that
+     * replay (which uses the journaled time) rebuilds identical labels and shard ids.
+     */
+    private <T> T pinned(java.util.function.Supplier<T> op) {
+        if (replayNow != null) {
+            return op.get();
+        }
+        replayNow = options.clock().instant();
+        try {
+            return op.get();
+        } finally {
+            replayNow = null;
+        }
+    }
 
     private Instant now() {
         return replayNow != null ? replayNow : options.clock().instant();
