@@ -197,6 +197,13 @@ public final class EndpointBenchmark {
             for (RawJsonClient c : raw) {
                 c.close();
             }
+        } finally {
+            if (dir != null) {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(f -> f.toFile().delete());
+                }
+            }
         }
     }
 
