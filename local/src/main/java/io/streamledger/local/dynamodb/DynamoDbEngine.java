@@ -30,8 +30,8 @@ import javax.annotation.Nullable;
 /**
  * The DynamoDB engine of the local endpoint: tables, the commit path (one global commit lock for
  * writes, lock-free reads), the write-ahead log and the commit listeners that Streams builds on
- * (CS05 change capture, AP08/AP16/AP17 transactional admission). Operations are served by the
- * *Operations classes of this package.
+ * (CS01 commit order of the AP08/AP16/AP17 admission transaction, CS07 ordered change records).
+ * Operations are served by the *Operations classes of this package.
  */
 public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
     private static final org.slf4j.Logger LOG =

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Append-only log of table definitions and committed item images, one JSON line per record, written
- * (to the OS, surviving kill -9) before a write is acknowledged and replayed on start (CS10
+ * (to the OS, surviving kill -9) before a write is acknowledged and replayed on start (CS01
  * durability of the local stack). A torn last line from a crash is ignored.
  */
 final class WriteAheadLog implements AutoCloseable {

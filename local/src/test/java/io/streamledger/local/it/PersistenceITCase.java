@@ -29,8 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * With --data-dir every acknowledged write survives kill -9: a child JVM runs the endpoint's main
- * class, is killed with destroyForcibly, and a new one replays (and compacts) the log (CS10 local
- * durability).
+ * class, is killed with destroyForcibly, and a new one replays (and compacts) the log (CS01: an
+ * acknowledged admission transaction is never lost; local durability).
  */
 class PersistenceITCase {
 
