@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.local.spi.ItemChange;
 import java.time.Instant;
 
-/** ItemChange to and from the compact JSON the streams journal stores (seed C84). */
+/** ItemChange to and from the compact JSON the streams journal stores (CS07). */
 final class ItemChangeJson {
     private ItemChangeJson() {}
 

@@ -29,7 +29,7 @@ import javax.annotation.Nullable;
  * The local DynamoDB Streams service: receives every commit from the engine, appends each item
  * change to the shard its key hashes to, and answers ListStreams / DescribeStream /
  * GetShardIterator / GetRecords in the wire shapes the AWS SDKs and Flink's DynamoDB Streams
- * consumer parse (seed C83/C84: per-item order only; a transaction's items may interleave).
+ * consumer parse (CS01/CS07: per-item order only; a transaction's items may interleave).
  *
  * <p>All state sits behind this object's monitor. The engine calls {@link #onCommit} while holding
  * its own commit lock, so this class never calls the engine (the {@link TableCatalog}) while

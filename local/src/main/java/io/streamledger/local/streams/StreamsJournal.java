@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Append-only JSON-lines journal of the Streams operations (enable, disable, commit, rollover) with
  * their times, written to the OS before the engine acknowledges a write, so that with {@code
- * --data-dir} stream ARNs, shards, sequence numbers and records survive kill -9 (seed C84). Replay
+ * --data-dir} stream ARNs, shards, sequence numbers and records survive kill -9 (CS07). Replay
  * re-runs the operations at their recorded times; a torn last line is ignored.
  */
 final class StreamsJournal implements AutoCloseable {

@@ -23,7 +23,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * With --data-dir, a table's stream (ARN, shards, records, sequence numbers) survives kill -9 of
- * the endpoint process, so a consumer's checkpoint stays valid (seed C84; CS10 demo stack).
+ * the endpoint process, so a consumer's checkpoint stays valid (CS07, AP13 checkpoints).
  */
 class StreamsRestartITCase {
     @TempDir Path dataDir;
