@@ -12,11 +12,11 @@ import java.util.regex.Pattern;
  * @param overrides symbol → maximum fractional digits
  */
 public record QuantityPolicy(int defaultMaxScale, Map<String, Integer> overrides) {
-    /** Default policy: every instrument may carry up to six fractional digits. */
-    public static final QuantityPolicy DEFAULT = new QuantityPolicy(6, Map.of());
-
     /** Symbols: upper-case letters/digits, then {@code . _ / -}; 1–32 chars; never {@code #}. */
     private static final Pattern SYMBOL = Pattern.compile("[A-Z0-9][A-Z0-9._/-]{0,31}");
+
+    /** Default policy: every instrument may carry up to six fractional digits. */
+    public static final QuantityPolicy DEFAULT = new QuantityPolicy(6, Map.of());
 
     public QuantityPolicy {
         if (defaultMaxScale < 0 || defaultMaxScale > 18) {

@@ -11,10 +11,11 @@ import java.util.regex.Pattern;
  * @param prefix prepended to every logical name; may be empty
  */
 public record TableNaming(String prefix) {
+    // declared before NONE: static initialisers run in order
+    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{0,200}");
+
     /** No prefix: physical names equal logical names. */
     public static final TableNaming NONE = new TableNaming("");
-
-    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_.-]{0,200}");
 
     public TableNaming {
         Objects.requireNonNull(prefix, "prefix");
