@@ -161,6 +161,7 @@ class OrderAdmissionITCase {
     void liveInProgressGetsRetryGuidanceAndExpiredLeaseIsTakenOverOnce() {
         String body = CommandFixture.order("c-lease", "ACC1", "7");
         String fp = fingerprintOf(CommandFixture.TENANT_A, body);
+        int outboxBefore = count(f.service.tables().context());
         // an attempt that claimed and then stopped (crash between claim and completion)
         f.service
                 .store()
