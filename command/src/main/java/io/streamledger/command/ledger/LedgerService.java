@@ -126,7 +126,12 @@ public final class LedgerService {
     /** The negation of the original's postings, read from its durable AP08 result. */
     private List<PostingLine> reversedPostings(
             String tenant, String originalSource, CapacityMeter meter) {
-        IdempotencyRecord orig = executor.store().read(tenant, "LEDGER:" + originalSource, meter);
+        Map<String, AttributeValue> raw =
+                ddb.getStrong(
+                        tables.idempotency(),
+                        IdempotencyStore.key(tenant, "LEDGER:" + originalSource),
+                        meter);
+        IdempotencyRecord orig = raw == null ? null : IdempotencyStore.toRecord(raw);
         if (orig == null
                 || orig.state() != RequestState.COMPLETED
                 || orig.response() == null
@@ -134,6 +139,13 @@ public final class LedgerService {
             throw ApiException.unprocessable(
                     "ORIGINAL_NOT_FOUND",
                     "no posted ledger transaction with sourceId '" + originalSource + "'");
+        }
+        if (raw.containsKey(R_REVERSED_BY)) {
+            // checked again by the reversal transaction's condition; this read gives the
+            // precise answer before the overdraft policy would
+            throw ApiException.conflict(
+                    "ALREADY_REVERSED",
+                    "ledger transaction '" + originalSource + "' has already been reversed");
         }
         List<PostingLine> out = new ArrayList<>();
         try {
