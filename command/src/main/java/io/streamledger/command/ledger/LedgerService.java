@@ -667,7 +667,16 @@ public final class LedgerService {
     }
 
     private static String token(Claim claim, int round) {
-        return Fingerprint.sha256Hex(claim.owner() + "\n" + claim.attempt() + "\n" + round)
+        return Fingerprint.sha256Hex(
+                        claim.tenant()
+                                + "\n"
+                                + claim.requestKey()
+                                + "\n"
+                                + claim.owner()
+                                + "\n"
+                                + claim.attempt()
+                                + "\n"
+                                + round)
                 .substring(0, 36);
     }
 
