@@ -123,6 +123,42 @@ public final class LedgerService {
                 meter);
     }
 
+    /**
+     * The repair worker's re-attempt of a posted transaction from its stored canonical command
+     * (AP18): same txnId, same postings, same reversal link.
+     */
+    public IdempotentExecutor.Effect reattempt(String tenant, String canonicalJson) {
+        JsonNode c;
+        try {
+            c = StrictJson.MAPPER.readTree(canonicalJson);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable canonical ledger command", e);
+        }
+        String sourceId = c.get("sourceId").textValue();
+        String description = c.hasNonNull("description") ? c.get("description").textValue() : null;
+        String reversalOf = c.hasNonNull("reversalOf") ? c.get("reversalOf").textValue() : null;
+        List<PostingLine> postings = new ArrayList<>();
+        int line = 1;
+        for (JsonNode p : c.path("postings")) {
+            String[] asset = p.get("asset").textValue().split(":", 2);
+            postings.add(
+                    new PostingLine(
+                            line++,
+                            p.get("accountId").textValue(),
+                            new Asset(Asset.Type.valueOf(asset[0]), asset[1]),
+                            new BigDecimal(p.get("amount").textValue())));
+        }
+        return (claim, meter) ->
+                apply(
+                        claim,
+                        sourceId,
+                        description,
+                        reversalOf,
+                        reversalOf == null ? postings : reversedPostings(tenant, reversalOf, meter),
+                        null,
+                        meter);
+    }
+
     /** The negation of the original's postings, read from its durable AP08 result. */
     private List<PostingLine> reversedPostings(
             String tenant, String originalSource, CapacityMeter meter) {

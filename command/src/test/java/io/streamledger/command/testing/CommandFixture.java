@@ -71,6 +71,12 @@ public final class CommandFixture implements AutoCloseable {
                         StaticCredentialsProvider.create(
                                 AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
+                // one retry policy decides (STYLE 8): the service's, not the SDK's as well
+                .overrideConfiguration(
+                        o ->
+                                o.retryStrategy(
+                                        software.amazon.awssdk.awscore.retry.AwsRetryStrategy
+                                                .doNotRetry()))
                 .build();
     }
 
