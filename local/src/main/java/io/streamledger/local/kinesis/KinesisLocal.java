@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 /**
  * A running {@code kinesis-local} (kinesis-mock) process on two free loopback ports: the plain-HTTP
  * port is the endpoint the AWS SDK and Flink's Kinesis source/sink use; stop it with {@link
- * #close()} (by PID, SIGKILL fallback). Implements issue 3's Kinesis launcher.
+ * #close()} (by PID, SIGKILL fallback). The Kinesis side of the CS06/CS07 consumer tests.
  */
 public final class KinesisLocal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KinesisLocal.class);
@@ -38,6 +38,7 @@ public final class KinesisLocal implements AutoCloseable {
     public static final String SECRET_KEY = "local";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final int START_ATTEMPTS = 3;
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     private static final Duration ACTIVE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -62,9 +63,25 @@ public final class KinesisLocal implements AutoCloseable {
         return start(KinesisLocalInstaller.cacheDir());
     }
 
-    /** Installs (if needed) kinesis-local into {@code cacheDir} and starts it. */
+    /**
+     * Installs (if needed) kinesis-local into {@code cacheDir} and starts it; a start that fails
+     * (e.g. another process took a probed port before node bound it) is retried with new ports.
+     */
     public static KinesisLocal start(Path cacheDir) {
         Path pkg = KinesisLocalInstaller.ensureInstalled(cacheDir);
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                return startOnce(cacheDir, pkg);
+            } catch (IllegalStateException e) {
+                last = e;
+                LOG.warn("kinesis-local start attempt {} failed: {}", attempt, e.getMessage());
+            }
+        }
+        throw last;
+    }
+
+    private static KinesisLocal startOnce(Path cacheDir, Path pkg) {
         int[] ports = freePorts(2);
         Path logFile;
         Process process;

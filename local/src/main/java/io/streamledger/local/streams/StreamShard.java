@@ -7,8 +7,8 @@ import javax.annotation.Nullable;
 
 /**
  * One shard of a stream: an append-only run of records addressed by absolute position, trimmed at
- * the head by retention and closed (ending sequence number set) on rollover or disable (seed C84).
- * Not thread-safe; {@link LocalDynamoDbStreams} guards it.
+ * the head by retention and closed (ending sequence number set) on rollover or disable (CS07). Not
+ * thread-safe; {@link LocalDynamoDbStreams} guards it.
  */
 final class StreamShard {
     private final String shardId;
@@ -92,6 +92,16 @@ final class StreamShard {
         while (n < records.size() && records.get(n).appendedAt().isBefore(cutoff)) {
             n++;
         }
+        if (n > 0) {
+            lastTrimmedSequence = records.get(n - 1).sequence();
+            records.subList(0, n).clear();
+            base += n;
+        }
+    }
+
+    /** Drops the oldest records beyond {@code max} readable ones (memory bound). */
+    void trimToSize(int max) {
+        int n = records.size() - max;
         if (n > 0) {
             lastTrimmedSequence = records.get(n - 1).sequence();
             records.subList(0, n).clear();
