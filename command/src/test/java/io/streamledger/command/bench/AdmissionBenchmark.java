@@ -116,6 +116,7 @@ public final class AdmissionBenchmark {
                             }));
         }
         long start = System.nanoTime();
+        long cpu0 = processCpuNanos();
         System.out.println(phase + " " + clients + " started at " + java.time.Instant.now());
         List<long[]> all = new ArrayList<>();
         for (Future<long[]> f : futures) {
@@ -134,7 +135,21 @@ public final class AdmissionBenchmark {
                     merged.length / elapsed,
                     pct(merged, 0.50),
                     pct(merged, 0.99));
+            // CPU of client + service + endpoint, all in this JVM: the machine-independent cost
+            double cpuMsPerOrder = (processCpuNanos() - cpu0) / 1e6 / Math.max(1, merged.length);
+            int cores = Runtime.getRuntime().availableProcessors();
+            System.out.printf(
+                    "  process CPU per accepted order: %.2f ms -> at most %.0f orders/s on %d"
+                            + " dedicated cores%n",
+                    cpuMsPerOrder, cores * 1000 / cpuMsPerOrder, cores);
         }
+    }
+
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun
+                ? sun.getProcessCpuTime()
+                : 0;
     }
 
     private static double pct(long[] sorted, double p) {
