@@ -1,0 +1,88 @@
+package io.streamledger.model.table;
+
+/**
+ * Attribute names shared by the command service, the jobs and the local endpoint (seed "Key and
+ * index design", AP08, AP09, AP13, AP16): one spelling, defined once.
+ */
+public final class Attr {
+    /** Base partition key of every table. */
+    public static final String PK = "PK";
+
+    /** Base sort key of every table. */
+    public static final String SK = "SK";
+
+    /** GSI1 keys: Orders IDX02, Execution IDX05, Reconciliation IDX15, Idempotency IDX19. */
+    public static final String GSI1PK = "GSI1PK";
+
+    public static final String GSI1SK = "GSI1SK";
+
+    /** GSI2 keys: Orders IDX03 (sparse), Execution IDX06. */
+    public static final String GSI2PK = "GSI2PK";
+
+    public static final String GSI2SK = "GSI2SK";
+
+    /** GSI3 keys of Context IDX17, named by the seed's outbox state machine. */
+    public static final String READY_PK = "readyPk";
+
+    public static final String READY_SK = "readySk";
+
+    /** Aggregate/item version for compare-and-set (seed "Conditions and versions"). */
+    public static final String VERSION = "version";
+
+    /** Source aggregate version a projection applied (AP13, CS06). */
+    public static final String SOURCE_VERSION = "sourceVersion";
+
+    /** Shard-hash function version stored with every sharded item (AP09, AP13, AP16). */
+    public static final String HASH_VERSION = "hashVersion";
+
+    /** Shard-map version stored with every sharded item. */
+    public static final String SHARD_MAP_VERSION = "shardMapVersion";
+
+    /** TTL attribute (epoch seconds): cleanup only, never a lease decision (AP08). */
+    public static final String EXPIRES_AT = "expiresAt";
+
+    /** Lifecycle state, e.g. IN_PROGRESS / COMPLETED / REPAIR_REQUIRED, READY / IN_FLIGHT. */
+    public static final String STATE = "state";
+
+    /** Lease expiry and owner for takeovers (AP08, AP16, AP18). */
+    public static final String LEASE_UNTIL = "leaseUntil";
+
+    public static final String LEASE_OWNER = "attemptOwner";
+
+    /** Item type discriminator inside an overloaded table. */
+    public static final String ENTITY_TYPE = "entityType";
+
+    /** Fingerprint of a command (AP08). */
+    public static final String FINGERPRINT = "fingerprint";
+
+    /** Outbox envelope fields of the Context IDX16 item (AP16). */
+    public static final String EVENT_ID = "eventId";
+
+    public static final String AGGREGATE_TYPE = "aggregateType";
+    public static final String AGGREGATE_ID = "aggregateId";
+    public static final String AGGREGATE_VERSION = "aggregateVersion";
+    public static final String EVENT_TYPE = "eventType";
+    public static final String SCHEMA_VERSION = "schemaVersion";
+    public static final String OCCURRED_AT = "occurredAt";
+    public static final String TRACE_ID = "traceId";
+    public static final String CAUSATION_ID = "causationId";
+    public static final String PAYLOAD = "payload";
+
+    /** Projection alias item: the active namespace version, e.g. 3 for Portfolio_v3. */
+    public static final String ACTIVE_VERSION = "activeVersion";
+
+    /** Summary attributes projected into the listing GSIs (IDX02, IDX03, IDX05, IDX06). */
+    public static final String STATUS = "status";
+
+    public static final String SYMBOL = "symbol";
+    public static final String SIDE = "side";
+    public static final String QUANTITY = "quantity";
+    public static final String FILLED_QUANTITY = "filledQuantity";
+    public static final String PRICE = "price";
+    public static final String CURRENCY = "currency";
+    public static final String ORDER_ID = "orderId";
+    public static final String ACCOUNT = "account";
+    public static final String CREATED_AT = "createdAt";
+
+    private Attr() {}
+}

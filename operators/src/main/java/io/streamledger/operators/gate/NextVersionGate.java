@@ -1,0 +1,263 @@
+package io.streamledger.operators.gate;
+
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Applies each source key's versions strictly in order, parks early ones behind a visible gap and
+ * turns a gap older than its SLA into a break without ever skipping it (AP13, CS06, CS07).
+ *
+ * <p>Per event, with {@code current} the key's last applied version (0 before the first):
+ *
+ * <ol>
+ *   <li>{@code version <= current}: stale (a re-delivery or a late copy), counted, to {@link
+ *       GateState#STALE}.
+ *   <li>{@code version == current + 1}: applied (main output), then every parked {@code current +
+ *       1} is released in order.
+ *   <li>already parked at that version: same eventId is a counted duplicate; a different eventId is
+ *       a {@link DeadLetterReason#VERSION_CONFLICT}.
+ *   <li>key already holds {@code maxParkedPerKey}: the incoming event is dead-lettered ({@link
+ *       DeadLetterReason#PARK_OVERFLOW}); what is parked stays parked.
+ *   <li>otherwise parked; the first park opens a gap (notice + SLA timer).
+ * </ol>
+ *
+ * <p>When the SLA timer fires the key stays parked and one {@link GapBreak} names the missing
+ * version; if a late arrival then moves the key onto a new missing version while it is still
+ * blocked, that version is overdue too and gets its own break at once. Draining the parked events
+ * closes the gap and deletes a pending timer. Break ids are deterministic, so a replay from an
+ * older checkpoint re-emits the same ids.
+ */
+public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, GateEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Freshness samples kept for percentiles: about a second of traffic at a few thousand/s. */
+    static final int FRESHNESS_WINDOW = 4096;
+
+    private final GateConfig config;
+
+    private transient ValueState<Long> versionState;
+    private transient MapState<Long, GateEvent> parkedState;
+    private transient ValueState<OpenGap> gapState;
+
+    private transient ParkingTracker tracker;
+    private transient Counter applied;
+    private transient Counter stale;
+    private transient Counter duplicates;
+    private transient Counter parkedTotal;
+    private transient Counter deadLettered;
+    private transient Counter gapsOpened;
+    private transient Counter gapBreaks;
+    private transient DescriptiveStatisticsHistogram freshness;
+    private transient volatile long sourceLagMillis;
+
+    public NextVersionGate(GateConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        versionState = getRuntimeContext().getState(GateState.VERSION);
+        parkedState = getRuntimeContext().getMapState(GateState.PARKED);
+        gapState = getRuntimeContext().getState(GateState.OPEN_GAP);
+        tracker = new ParkingTracker();
+
+        MetricGroup g = getRuntimeContext().getMetricGroup().addGroup(GateState.METRIC_GROUP);
+        applied = g.counter("applied");
+        stale = g.counter("stale");
+        duplicates = g.counter("duplicates");
+        parkedTotal = g.counter("parkedTotal");
+        deadLettered = g.counter("deadLettered");
+        gapsOpened = g.counter("gapsOpened");
+        gapBreaks = g.counter("gapBreaks");
+        g.gauge("parked", tracker::parked);
+        g.gauge("openGaps", tracker::openGaps);
+        g.gauge("oldestGapAgeMs", () -> tracker.oldestGapAgeMillis(System.currentTimeMillis()));
+        g.gauge("sourceLagMs", () -> sourceLagMillis);
+        freshness =
+                g.histogram("freshnessMs", new DescriptiveStatisticsHistogram(FRESHNESS_WINDOW));
+    }
+
+    /** Operator-wide parking totals; exposed for the restoring operator and tests. */
+    public ParkingTracker tracker() {
+        return tracker;
+    }
+
+    @Override
+    public void processElement(GateEvent e, Context ctx, Collector<GateEvent> out)
+            throws Exception {
+        long now = ctx.timerService().currentProcessingTime();
+        if (e.getIngestTimeMillis() > 0) {
+            sourceLagMillis = now - e.getIngestTimeMillis();
+        }
+        Long stored = versionState.value();
+        long current = stored == null ? 0L : stored;
+        long v = e.getVersion();
+
+        if (v <= current) {
+            stale.inc();
+            ctx.output(GateState.STALE, e);
+            return;
+        }
+        OpenGap gap = gapState.value();
+        if (v == current + 1) {
+            emit(e, now, out);
+            current = v;
+            if (gap != null) {
+                current = release(current, gap, now, ctx, out);
+            }
+            versionState.update(current);
+            return;
+        }
+        park(e, current, gap, now, ctx);
+    }
+
+    private void park(GateEvent e, long current, OpenGap gap, long now, Context ctx)
+            throws Exception {
+        if (gap != null) {
+            GateEvent holder = parkedState.get(e.getVersion());
+            if (holder != null) {
+                if (Objects.equals(holder.getEventId(), e.getEventId())) {
+                    duplicates.inc();
+                    ctx.output(GateState.DUPLICATES, e);
+                } else {
+                    deadLetter(
+                            ctx,
+                            e,
+                            now,
+                            DeadLetterReason.VERSION_CONFLICT,
+                            "version "
+                                    + e.getVersion()
+                                    + " is already parked for eventId "
+                                    + holder.getEventId());
+                }
+                return;
+            }
+            if (gap.getParkedCount() >= config.maxParkedPerKey()) {
+                deadLetter(
+                        ctx,
+                        e,
+                        now,
+                        DeadLetterReason.PARK_OVERFLOW,
+                        "key holds "
+                                + gap.getParkedCount()
+                                + " parked events (max "
+                                + config.maxParkedPerKey()
+                                + ") waiting for version "
+                                + gap.getMissingVersion());
+                return;
+            }
+        }
+        parkedState.put(e.getVersion(), e);
+        parkedTotal.inc();
+        tracker.parkedChanged(1);
+        if (gap == null) {
+            long timerAt = now + config.gapSlaMillis();
+            gap = new OpenGap(current + 1, now, timerAt, 1);
+            ctx.timerService().registerProcessingTimeTimer(timerAt);
+            tracker.gapOpened(now);
+            gapsOpened.inc();
+            notice(ctx, GapStatus.OPENED, gap, now);
+        } else {
+            gap.setParkedCount(gap.getParkedCount() + 1);
+        }
+        gapState.update(gap);
+    }
+
+    /** Releases parked {@code current+1, current+2, ...}; returns the new current version. */
+    private long release(long current, OpenGap gap, long now, Context ctx, Collector<GateEvent> out)
+            throws Exception {
+        int released = 0;
+        GateEvent next;
+        while ((next = parkedState.get(current + 1)) != null) {
+            parkedState.remove(current + 1);
+            emit(next, now, out);
+            current++;
+            released++;
+        }
+        tracker.parkedChanged(-released);
+        gap.setParkedCount(gap.getParkedCount() - released);
+
+        if (gap.getParkedCount() == 0) {
+            if (!gap.overdue()) {
+                ctx.timerService().deleteProcessingTimeTimer(gap.getTimerAtMillis());
+            }
+            tracker.gapClosed(gap.getSinceMillis());
+            notice(ctx, GapStatus.CLOSED, gap, now);
+            gapState.clear();
+            return current;
+        }
+        if (gap.getParkedCount() < 0) {
+            throw new IllegalStateException(
+                    "parked count went negative for " + ctx.getCurrentKey() + ": " + gap);
+        }
+        // still blocked, now on a higher version: close the old gap, open the next one
+        notice(ctx, GapStatus.CLOSED, gap, now);
+        gap.setMissingVersion(current + 1);
+        notice(ctx, GapStatus.OPENED, gap, now);
+        if (gap.overdue()) {
+            // blocked longer than the SLA already: the new missing version is overdue too
+            emitBreak(ctx, gap, now);
+        }
+        gapState.update(gap);
+        return current;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<GateEvent> out)
+            throws Exception {
+        OpenGap gap = gapState.value();
+        if (gap == null || gap.getTimerAtMillis() != timestamp || gap.overdue()) {
+            return; // a timer of a closed gap that could not be deleted; nothing is blocked
+        }
+        emitBreak(ctx, gap, timestamp);
+        gapState.update(gap);
+    }
+
+    private void emitBreak(Context ctx, OpenGap gap, long now) {
+        gap.setLastBreakVersion(gap.getMissingVersion());
+        gapBreaks.inc();
+        ctx.output(
+                GateState.GAP_BREAKS,
+                new GapBreak(
+                        ctx.getCurrentKey(),
+                        gap.getMissingVersion(),
+                        gap.getSinceMillis(),
+                        now,
+                        config.gapSlaMillis(),
+                        gap.getParkedCount()));
+    }
+
+    private void emit(GateEvent e, long now, Collector<GateEvent> out) {
+        out.collect(e);
+        applied.inc();
+        if (e.getEventTimeMillis() > 0) {
+            freshness.update(Math.max(0L, now - e.getEventTimeMillis()));
+        }
+    }
+
+    private void notice(Context ctx, GapStatus status, OpenGap gap, long now) {
+        ctx.output(
+                GateState.GAP_NOTICES,
+                new GapNotice(
+                        ctx.getCurrentKey(),
+                        status,
+                        gap.getMissingVersion(),
+                        gap.getSinceMillis(),
+                        now,
+                        gap.getParkedCount()));
+    }
+
+    private void deadLetter(
+            Context ctx, GateEvent e, long now, DeadLetterReason reason, String detail) {
+        deadLettered.inc();
+        ctx.output(GateState.DEAD_LETTERS, new DeadLetter(reason, detail, now, e));
+    }
+}

@@ -1,0 +1,44 @@
+package io.streamledger.operators.gate;
+
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+
+/**
+ * Runs {@link NextVersionGate} and, on start, rebuilds its operator-wide parked/open-gap gauges
+ * from the restored keyed state (CS07: gaps stay visible across restarts and rescaling).
+ *
+ * <p>A plain {@link KeyedProcessOperator} would restore the state but report zero parked events
+ * until each blocked key saw traffic again.
+ */
+public class NextVersionGateOperator extends KeyedProcessOperator<String, GateEvent, GateEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    public NextVersionGateOperator(NextVersionGate gate) {
+        super(gate);
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        ParkingTracker tracker = getUserFunction().tracker();
+        // one pass over this subtask's key groups; only blocked keys hold an OpenGap
+        getKeyedStateBackend()
+                .applyToAllKeys(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        GateState.OPEN_GAP,
+                        (key, state) -> {
+                            OpenGap gap = state.value();
+                            if (gap != null) {
+                                tracker.restore(gap);
+                            }
+                        });
+    }
+
+    @Override
+    public NextVersionGate getUserFunction() {
+        return (NextVersionGate) super.getUserFunction();
+    }
+}

@@ -1,0 +1,342 @@
+package io.streamledger.operators.gate;
+
+import static io.streamledger.operators.gate.GateTestSupport.appliedVersions;
+import static io.streamledger.operators.gate.GateTestSupport.ev;
+import static io.streamledger.operators.gate.GateTestSupport.gateHarness;
+import static io.streamledger.operators.gate.GateTestSupport.gateOf;
+import static io.streamledger.operators.gate.GateTestSupport.side;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** AP13/CS06/CS07: next version applies, stale is a no-op, gaps park, overdue gaps break. */
+class NextVersionGateTest {
+
+    private static final long SLA = 1_000L;
+    private static final GateConfig CONFIG =
+            GateConfig.of(Duration.ofHours(1), Duration.ofMillis(SLA), 3);
+
+    private KeyedOneInputStreamOperatorTestHarness<String, GateEvent, GateEvent> h;
+
+    @AfterEach
+    void close() throws Exception {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    /** Only the version cursor is left: no parked map, no gap, no timer, gauges at zero. */
+    private void assertDrained(int keys) {
+        assertThat(h.numKeyedStateEntries()).isEqualTo(keys);
+        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(gateOf(h).tracker().parked()).isZero();
+        assertThat(gateOf(h).tracker().openGaps()).isZero();
+    }
+
+    @Test
+    void nextVersionAppliesInOrder() throws Exception {
+        h = gateHarness(CONFIG, null);
+        for (long v = 1; v <= 3; v++) {
+            h.processElement(ev("k", v), 0L);
+        }
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L);
+        assertThat(side(h, GateState.STALE)).isEmpty();
+        assertThat(side(h, GateState.GAP_NOTICES)).isEmpty();
+        assertDrained(1);
+    }
+
+    @Test
+    void versionAtOrBelowCurrentIsACountedStaleNoOp() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 2), 0L);
+        h.processElement(ev("k", 2), 0L);
+        h.processElement(ev("k", 1), 0L);
+
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L);
+        assertThat(side(h, GateState.STALE))
+                .extracting(GateEvent::getVersion)
+                .containsExactly(2L, 1L);
+        assertDrained(1);
+    }
+
+    @Test
+    void outOfOrderParksThenReleasesInOrder() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.setProcessingTime(100L);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 4), 0L);
+
+        assertThat(appliedVersions(h)).containsExactly(1L);
+        // version cursor + parked map + open gap, and one SLA timer
+        assertThat(h.numKeyedStateEntries()).isEqualTo(3);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        assertThat(gateOf(h).tracker().parked()).isEqualTo(2);
+        assertThat(gateOf(h).tracker().openGaps()).isEqualTo(1);
+        assertThat(gateOf(h).tracker().oldestGapAgeMillis(350L)).isEqualTo(250L);
+
+        h.processElement(ev("k", 2), 0L);
+
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L);
+        List<GapNotice> notices = side(h, GateState.GAP_NOTICES);
+        assertThat(notices)
+                .extracting(GapNotice::getStatus, GapNotice::getMissingVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(GapStatus.OPENED, 2L),
+                        org.assertj.core.groups.Tuple.tuple(GapStatus.CLOSED, 2L));
+        assertThat(notices.get(0).getSinceMillis()).isEqualTo(100L);
+        assertThat(side(h, GateState.GAP_BREAKS)).isEmpty();
+        assertDrained(1);
+    }
+
+    @Test
+    void firstEventAboveOneWaitsForVersionOne() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 2), 0L);
+        assertThat(appliedVersions(h)).isEmpty();
+        assertThat(side(h, GateState.GAP_NOTICES))
+                .extracting(GapNotice::getMissingVersion)
+                .containsExactly(1L);
+
+        h.processElement(ev("k", 1), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L);
+        assertDrained(1);
+    }
+
+    @Test
+    void overdueGapEmitsExactlyOneBreakAndKeepsTheKeyParked() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.setProcessingTime(100L);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+
+        h.setProcessingTime(100L + SLA - 1);
+        assertThat(side(h, GateState.GAP_BREAKS)).isEmpty();
+
+        h.setProcessingTime(100L + SLA);
+        List<GapBreak> breaks = side(h, GateState.GAP_BREAKS);
+        assertThat(breaks).hasSize(1);
+        GapBreak b = breaks.get(0);
+        assertThat(b.getBreakId()).isEqualTo("GAP#k#V#2");
+        assertThat(b.getMissingVersion()).isEqualTo(2L);
+        assertThat(b.getSinceMillis()).isEqualTo(100L);
+        assertThat(b.getDetectedAtMillis()).isEqualTo(100L + SLA);
+        assertThat(b.getParkedCount()).isEqualTo(1);
+
+        // time passes, more arrives: no second break, nothing skipped, still parked
+        h.setProcessingTime(100L + 10 * SLA);
+        h.processElement(ev("k", 4), 0L);
+        assertThat(side(h, GateState.GAP_BREAKS)).hasSize(1);
+        assertThat(appliedVersions(h)).containsExactly(1L);
+        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numKeyedStateEntries()).isEqualTo(3);
+        assertThat(gateOf(h).tracker().parked()).isEqualTo(2);
+        assertThat(gateOf(h).tracker().openGaps()).isEqualTo(1);
+    }
+
+    @Test
+    void lateArrivalAfterBreakClosesTheGapAndReleases() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 4), 0L);
+        h.setProcessingTime(SLA);
+        assertThat(side(h, GateState.GAP_BREAKS)).hasSize(1);
+
+        h.processElement(ev("k", 2), 0L);
+
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(side(h, GateState.GAP_BREAKS)).hasSize(1);
+        assertThat(side(h, GateState.GAP_NOTICES))
+                .extracting(GapNotice::getStatus)
+                .containsExactly(GapStatus.OPENED, GapStatus.CLOSED);
+        assertDrained(1);
+    }
+
+    @Test
+    void keyStillBlockedAfterABreakBreaksOnItsNextMissingVersionAtOnce() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 5), 0L);
+        h.setProcessingTime(SLA);
+        h.processElement(ev("k", 2), 0L); // releases 2,3; now blocked on 4, overdue since 0
+
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L);
+        assertThat(side(h, GateState.GAP_BREAKS))
+                .extracting(GapBreak::getBreakId)
+                .containsExactly("GAP#k#V#2", "GAP#k#V#4");
+        assertThat(h.numProcessingTimeTimers()).isZero();
+
+        h.processElement(ev("k", 4), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertDrained(1);
+    }
+
+    @Test
+    void partialReleaseBeforeTheSlaKeepsTheOriginalTimer() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.setProcessingTime(100L);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 5), 0L);
+        h.setProcessingTime(500L);
+        h.processElement(ev("k", 2), 0L); // blocked on 4 now, since 100 still
+
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        assertThat(side(h, GateState.GAP_NOTICES))
+                .extracting(GapNotice::getStatus, GapNotice::getMissingVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(GapStatus.OPENED, 2L),
+                        org.assertj.core.groups.Tuple.tuple(GapStatus.CLOSED, 2L),
+                        org.assertj.core.groups.Tuple.tuple(GapStatus.OPENED, 4L));
+
+        h.setProcessingTime(100L + SLA);
+        assertThat(side(h, GateState.GAP_BREAKS))
+                .extracting(GapBreak::getBreakId, GapBreak::getSinceMillis)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("GAP#k#V#4", 100L));
+
+        h.processElement(ev("k", 4), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertDrained(1);
+    }
+
+    @Test
+    void parkOverflowDeadLettersTheEventWithItsReasonAndAcceptsALaterRedelivery() throws Exception {
+        h = gateHarness(CONFIG, null); // max 3 parked per key
+        h.processElement(ev("k", 1), 0L);
+        for (long v = 3; v <= 6; v++) {
+            h.processElement(ev("k", v), 0L);
+        }
+
+        List<DeadLetter> dead = side(h, GateState.DEAD_LETTERS);
+        assertThat(dead).hasSize(1);
+        assertThat(dead.get(0).getReason()).isEqualTo(DeadLetterReason.PARK_OVERFLOW);
+        assertThat(dead.get(0).getEvent().getVersion()).isEqualTo(6L);
+        assertThat(dead.get(0).getDetail()).contains("max 3").contains("version 2");
+        assertThat(gateOf(h).tracker().parked()).isEqualTo(3);
+
+        h.processElement(ev("k", 2), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L, 5L);
+        // the dead-lettered event is not remembered anywhere: its re-delivery applies
+        h.processElement(ev("k", 6), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+        assertDrained(1);
+    }
+
+    @Test
+    void redeliveredParkedEventIsADuplicateAndAnotherIdAtThatVersionIsAConflict() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 3, "other-id"), 0L);
+
+        assertThat(side(h, GateState.DUPLICATES))
+                .extracting(GateEvent::getEventId)
+                .containsExactly("k-e3");
+        List<DeadLetter> dead = side(h, GateState.DEAD_LETTERS);
+        assertThat(dead)
+                .extracting(DeadLetter::getReason)
+                .containsExactly(DeadLetterReason.VERSION_CONFLICT);
+        assertThat(dead.get(0).getDetail()).contains("k-e3");
+        assertThat(gateOf(h).tracker().parked()).isEqualTo(1);
+
+        h.processElement(ev("k", 2), 0L);
+        assertThat(h.extractOutputValues())
+                .extracting(GateEvent::getEventId)
+                .containsExactly("k-e1", "k-e2", "k-e3");
+        assertDrained(1);
+    }
+
+    @Test
+    void aGapOnOneKeyNeverBlocksAnother() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("a", 1), 0L);
+        h.processElement(ev("a", 3), 0L);
+        h.processElement(ev("b", 1), 0L);
+        h.processElement(ev("b", 2), 0L);
+
+        assertThat(h.extractOutputValues())
+                .extracting(GateEvent::getSourceKey, GateEvent::getVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("a", 1L),
+                        org.assertj.core.groups.Tuple.tuple("b", 1L),
+                        org.assertj.core.groups.Tuple.tuple("b", 2L));
+        assertThat(gateOf(h).tracker().openGaps()).isEqualTo(1);
+        h.processElement(ev("a", 2), 0L);
+        assertDrained(2);
+    }
+
+    @Test
+    void snapshotRestoreKeepsParkedEventsTheSlaTimerAndTheGauges() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.setProcessingTime(100L);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        h.processElement(ev("k", 4), 0L);
+        h.processElement(ev("other", 1), 0L);
+        OperatorSubtaskState snapshot = h.snapshot(1L, 100L);
+        h.close();
+
+        h = gateHarness(CONFIG, snapshot);
+        // gauges rebuilt from keyed state, not zero until the key is touched again
+        assertThat(gateOf(h).tracker().parked()).isEqualTo(2);
+        assertThat(gateOf(h).tracker().openGaps()).isEqualTo(1);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        assertThat(h.numKeyedStateEntries()).isEqualTo(4);
+
+        h.setProcessingTime(100L + SLA);
+        assertThat(side(h, GateState.GAP_BREAKS))
+                .extracting(GapBreak::getBreakId)
+                .containsExactly("GAP#k#V#2");
+
+        h.processElement(ev("k", 2), 0L);
+        h.processElement(ev("k", 4), 0L);
+        h.processElement(ev("other", 1), 0L);
+        assertThat(appliedVersions(h)).containsExactly(2L, 3L, 4L);
+        assertThat(side(h, GateState.STALE))
+                .extracting(GateEvent::getSourceKey, GateEvent::getVersion)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("k", 4L),
+                        org.assertj.core.groups.Tuple.tuple("other", 1L));
+        assertDrained(2);
+    }
+
+    @Test
+    void replayFromASnapshotTakenBeforeTheBreakReEmitsTheSameBreakId() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        OperatorSubtaskState beforeBreak = h.snapshot(1L, 0L);
+        h.setProcessingTime(SLA);
+        String first = side(h, GateState.GAP_BREAKS).get(0).getBreakId();
+        h.close();
+
+        h = gateHarness(CONFIG, beforeBreak);
+        h.setProcessingTime(SLA + 5);
+        assertThat(side(h, GateState.GAP_BREAKS))
+                .extracting(GapBreak::getBreakId)
+                .containsExactly(first);
+    }
+
+    @Test
+    void restoreWithALongerSlaStillDeletesTheTimerOfTheOriginalGap() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(ev("k", 3), 0L);
+        OperatorSubtaskState snapshot = h.snapshot(1L, 0L);
+        h.close();
+
+        h = gateHarness(CONFIG.withGapSla(Duration.ofMillis(50 * SLA)), snapshot);
+        h.processElement(ev("k", 2), 0L);
+        assertThat(appliedVersions(h)).containsExactly(2L, 3L);
+        assertDrained(1);
+    }
+}
