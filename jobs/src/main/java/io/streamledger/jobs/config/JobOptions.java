@@ -90,7 +90,8 @@ public final class JobOptions {
             ConfigOptions.key("streamledger.aws.credentials.provider")
                     .enumType(CredentialsKind.class)
                     .defaultValue(CredentialsKind.DEFAULT)
-                    .withDescription("BASIC uses the access key/secret options; DEFAULT the SDK chain.");
+                    .withDescription(
+                            "BASIC uses the access key/secret options; DEFAULT the SDK chain.");
 
     public static final ConfigOption<String> ACCESS_KEY_ID =
             ConfigOptions.key("streamledger.aws.credentials.access-key-id")

@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * The DynamoDB items of one posted fill (AP09 receipt, AP10 postings + month counter, AP12
- * authority), with the attribute names the command service uses for POST /v1/ledger/transactions
- * so the ledger-check job sees one ledger whoever wrote it.
+ * authority), with the attribute names the command service uses for POST /v1/ledger/transactions so
+ * the ledger-check job sees one ledger whoever wrote it.
  */
 public final class LedgerItems {
 
@@ -69,8 +69,8 @@ public final class LedgerItems {
     public static final String R_RECEIVED = "receivedAt";
 
     /**
-     * Per account-month sequence counter; the seed grammar has no path for it, so it is spelled
-     * as the command service spells it (in the account's IDX11 partition).
+     * Per account-month sequence counter; the seed grammar has no path for it, so it is spelled as
+     * the command service spells it (in the account's IDX11 partition).
      */
     static final KeyPattern COUNTER_SK = KeyPattern.of("SEQ#MONTH#yyyy-mm");
 
@@ -215,17 +215,13 @@ public final class LedgerItems {
     }
 
     /**
-     * AP12 authority update without a read: ADD the net delta to posted and available and 1 to
-     * the version, creating the item if absent; the condition only checks it is the same kind of
-     * asset. Fills are facts the exchange already executed, so no available-balance policy is
-     * applied here (that is admission's job, with reservations).
+     * AP12 authority update without a read: ADD the net delta to posted and available and 1 to the
+     * version, creating the item if absent; the condition only checks it is the same kind of asset.
+     * Fills are facts the exchange already executed, so no available-balance policy is applied here
+     * (that is admission's job, with reservations).
      */
     public static TransactWriteItem authorityAdd(
-            String table,
-            AuthorityKey key,
-            BigDecimal delta,
-            String txnId,
-            Instant now) {
+            String table, AuthorityKey key, BigDecimal delta, String txnId, Instant now) {
         Map<String, String> names = new HashMap<>();
         names.put("#pk", Attr.PK);
         names.put("#tenant", P_TENANT);

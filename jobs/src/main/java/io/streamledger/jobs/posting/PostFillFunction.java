@@ -55,9 +55,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * reorders outcomes of different accounts.
  *
  * <p>Errors (classified once, by the sinks' classifier): receipt condition = duplicate; counter
- * condition = another writer moved it, re-read and retry; throttling, transaction conflicts and
- * 5xx = retry with jittered exponential backoff; anything else, or attempts exhausted, fails the
- * job, whose restart replays the fill safely.
+ * condition = another writer moved it, re-read and retry; throttling, transaction conflicts and 5xx
+ * = retry with jittered exponential backoff; anything else, or attempts exhausted, fails the job,
+ * whose restart replays the fill safely.
  */
 public final class PostFillFunction extends RichAsyncFunction<TradeFill, PostingOutcome> {
 
@@ -170,9 +170,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                         counters -> {
                             List<TransactWriteItem> tx = transaction(fill, plan, month, counters);
                             return client.transactWriteItems(
-                                    TransactWriteItemsRequest.builder()
-                                            .transactItems(tx)
-                                            .build());
+                                    TransactWriteItemsRequest.builder().transactItems(tx).build());
                         })
                 .handle(
                         (ok, error) -> {
@@ -218,12 +216,13 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                                             + " does not"));
                 }
             }
-            boolean anyConditional =
-                    reasons.stream().anyMatch(r -> CONDITIONAL.equals(r.code()));
+            boolean anyConditional = reasons.stream().anyMatch(r -> CONDITIONAL.equals(r.code()));
             if (anyConditional) {
                 conflicts.inc(); // a counter moved (another writer): re-read and retry
             }
-            retry = anyConditional || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+            retry =
+                    anyConditional
+                            || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
         } else {
             retry =
                     t instanceof CounterReadThrottled

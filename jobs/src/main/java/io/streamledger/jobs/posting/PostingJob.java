@@ -28,10 +28,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's
- * stream (or the relay's Kinesis stream) → one balanced ledger transaction, inbox receipt and
- * authority update per fill, in one DynamoDB transaction. Takes its source as an argument (STYLE
- * habit 2); {@link #main} wires the production one from {@link JobOptions}.
+ * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's stream
+ * (or the relay's Kinesis stream) → one balanced ledger transaction, inbox receipt and authority
+ * update per fill, in one DynamoDB transaction. Takes its source as an argument (STYLE habit 2);
+ * {@link #main} wires the production one from {@link JobOptions}.
  */
 public final class PostingJob {
 
@@ -93,7 +93,10 @@ public final class PostingJob {
     /** Builds with discarding terminal sinks and runs (production entry). */
     public void execute(StreamExecutionEnvironment env) throws Exception {
         Streams s = build(env);
-        s.outcomes().sinkTo(new DiscardingSink<>()).uid("posting-outcomes-sink-v1").name("posting: outcomes");
+        s.outcomes()
+                .sinkTo(new DiscardingSink<>())
+                .uid("posting-outcomes-sink-v1")
+                .name("posting: outcomes");
         s.deadLetters().print("posting-dead-letter").uid("posting-dead-letter-print-v1");
         s.rejected().print("posting-rejected").uid("posting-rejected-print-v1");
         env.execute("streamledger posting");

@@ -57,7 +57,8 @@ public record PostingSettings(
                 naming.physicalName(Tables.INBOX),
                 conf.get(JobOptions.POSTING_CONSUMER),
                 new FillPostingRules(
-                        FeeSplit.DEFAULT, new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS))),
+                        FeeSplit.DEFAULT,
+                        new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS))),
                 conf.get(JobOptions.POSTING_CAPACITY),
                 conf.get(JobOptions.POSTING_TIMEOUT),
                 conf.get(JobOptions.POSTING_MAX_ATTEMPTS),

@@ -13,9 +13,9 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * Production sinks of the projection job: the version-guarded DynamoDB sink for view and
- * checkpoint rows (AP07/AP13, CS06); gap breaks and dead letters are logged by {@link
- * ProjectionJob#main} until the reconciliation table (AP15) exists.
+ * Production sinks of the projection job: the version-guarded DynamoDB sink for view and checkpoint
+ * rows (AP07/AP13, CS06); gap breaks and dead letters are logged by {@link ProjectionJob#main}
+ * until the reconciliation table (AP15) exists.
  */
 public final class DynamoDbProjectionSinks implements ProjectionSinks {
 

@@ -10,12 +10,12 @@ import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.GapNotice;
 import io.streamledger.operators.gate.Gate;
 import io.streamledger.operators.gate.GateConfig;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.gate.GateState;
 import io.streamledger.operators.gate.GateStreams;
-import io.streamledger.operators.gate.GapNotice;
 import io.streamledger.operators.projection.AuthorityChanges;
 import io.streamledger.operators.projection.ProjectionState;
 import io.streamledger.operators.projection.ProjectionTracker;
@@ -30,11 +30,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The projection job (AP07, AP13; CS06/CS07): AP12 authority changes from the Ledger table's
- * stream → gate (inbox dedupe + next version + parking + gap SLA) → Portfolio view rows (IDX07)
- * and projection checkpoints (IDX12) through the version-guarded sink; gap breaks and dead
- * letters to their own sinks. The view it maintains never authorizes anything: see {@link
- * PortfolioRows}.
+ * The projection job (AP07, AP13; CS06/CS07): AP12 authority changes from the Ledger table's stream
+ * → gate (inbox dedupe + next version + parking + gap SLA) → Portfolio view rows (IDX07) and
+ * projection checkpoints (IDX12) through the version-guarded sink; gap breaks and dead letters to
+ * their own sinks. The view it maintains never authorizes anything: see {@link PortfolioRows}.
  */
 public final class ProjectionJob {
 
@@ -124,7 +123,9 @@ public final class ProjectionJob {
     public void execute(StreamExecutionEnvironment env) throws Exception {
         Streams s = build(env);
         s.gate().gapBreaks().print("projection-gap-break").uid("projection-gap-break-print-v1");
-        s.sourceDeadLetters().print("projection-dead-letter").uid("projection-dead-letter-print-v1");
+        s.sourceDeadLetters()
+                .print("projection-dead-letter")
+                .uid("projection-dead-letter-print-v1");
         env.execute("streamledger projection");
     }
 

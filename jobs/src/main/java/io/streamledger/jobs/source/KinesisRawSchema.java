@@ -15,7 +15,8 @@ public final class KinesisRawSchema implements KinesisDeserializationSchema<RawC
     private static final long serialVersionUID = 1L;
 
     @Override
-    public void deserialize(Record record, String stream, String shardId, Collector<RawChange> out) {
+    public void deserialize(
+            Record record, String stream, String shardId, Collector<RawChange> out) {
         long arrival =
                 record.approximateArrivalTimestamp() == null
                         ? 0L

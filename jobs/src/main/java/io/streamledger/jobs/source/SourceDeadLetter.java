@@ -1,9 +1,9 @@
 package io.streamledger.jobs.source;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.Objects;
 
@@ -146,6 +146,14 @@ public class SourceDeadLetter {
 
     @Override
     public String toString() {
-        return "SourceDeadLetter{" + reason + ": " + detail + " @" + shardId + "/" + sequenceNumber + "}";
+        return "SourceDeadLetter{"
+                + reason
+                + ": "
+                + detail
+                + " @"
+                + shardId
+                + "/"
+                + sequenceNumber
+                + "}";
     }
 }

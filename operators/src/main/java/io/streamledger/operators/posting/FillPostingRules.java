@@ -69,7 +69,8 @@ public final class FillPostingRules implements Serializable {
         }
         if (!CurrencyPolicy.isKnown(f.getCurrency())) {
             throw new PostingRejectedException(
-                    Reason.UNKNOWN_CURRENCY, "currency '" + f.getCurrency() + "' is not registered");
+                    Reason.UNKNOWN_CURRENCY,
+                    "currency '" + f.getCurrency() + "' is not registered");
         }
         BigDecimal fee = f.getFee() == null ? BigDecimal.ZERO : f.getFee();
         String feeCurrency = f.getFeeCurrency() == null ? f.getCurrency() : f.getFeeCurrency();
@@ -77,7 +78,10 @@ public final class FillPostingRules implements Serializable {
             // a cross-currency fee needs a rate identity (seed CS10); not part of this contract
             throw new PostingRejectedException(
                     Reason.FEE_CURRENCY_MISMATCH,
-                    "fee currency " + feeCurrency + " differs from trade currency " + f.getCurrency());
+                    "fee currency "
+                            + feeCurrency
+                            + " differs from trade currency "
+                            + f.getCurrency());
         }
         if (f.getQuantity().signum() <= 0) {
             throw new PostingRejectedException(
@@ -104,8 +108,7 @@ public final class FillPostingRules implements Serializable {
         String txnId = PostingIds.txnId(f.getTenant(), sourceId);
         BigDecimal gross = price.amount().multiply(qty.value());
         Money consideration =
-                Money.of(
-                        gross.setScale(price.scale(), feeSplit.roundingMode()), f.getCurrency());
+                Money.of(gross.setScale(price.scale(), feeSplit.roundingMode()), f.getCurrency());
         String client = f.getAccountId();
         String clearing = house.clearing(txnId);
         BigDecimal cashSign = buy ? BigDecimal.ONE.negate() : BigDecimal.ONE;
@@ -119,7 +122,13 @@ public final class FillPostingRules implements Serializable {
                 ccy,
                 consideration.amount().multiply(cashSign).negate(),
                 "CONSIDERATION_CONTRA");
-        add(lines, client, SEC, f.getSymbol(), qty.value().negate().multiply(cashSign), "SECURITIES");
+        add(
+                lines,
+                client,
+                SEC,
+                f.getSymbol(),
+                qty.value().negate().multiply(cashSign),
+                "SECURITIES");
         add(
                 lines,
                 clearing,
@@ -158,7 +167,8 @@ public final class FillPostingRules implements Serializable {
                         consideration.amount(),
                         feeSplit.roundingMode());
         if (!plan.isBalanced()) {
-            throw new IllegalStateException("unbalanced transaction " + plan.sumByAsset() + " for " + f);
+            throw new IllegalStateException(
+                    "unbalanced transaction " + plan.sumByAsset() + " for " + f);
         }
         return plan;
     }

@@ -138,6 +138,11 @@ public class PostingOutcome {
 
     @Override
     public String toString() {
-        return "PostingOutcome{" + eventId + " " + status + (reason == null ? "" : " " + reason) + "}";
+        return "PostingOutcome{"
+                + eventId
+                + " "
+                + status
+                + (reason == null ? "" : " " + reason)
+                + "}";
     }
 }

@@ -30,7 +30,11 @@ public final class PostingSequence {
     public static Allocation allocate(String accountId, Counter c, int postings, long bytes) {
         if (c.monthCount() + postings > MAX_POSTINGS_PER_MONTH) {
             throw new IllegalStateException(
-                    "account '" + accountId + "' reached " + MAX_POSTINGS_PER_MONTH + " postings this month");
+                    "account '"
+                            + accountId
+                            + "' reached "
+                            + MAX_POSTINGS_PER_MONTH
+                            + " postings this month");
         }
         int bucket = c.bucket();
         long count = c.bucketCount();

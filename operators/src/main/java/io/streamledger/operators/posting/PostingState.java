@@ -14,7 +14,8 @@ public final class PostingState {
     public static final String PARSE_UID = "posting-parse-v1";
     public static final String PARSE_NAME = "posting: parse TradeExecuted (AP16)";
     public static final String POST_UID = "posting-transact-v1";
-    public static final String POST_NAME = "posting: ledger txn + receipt + authority (AP09/AP10/AP12)";
+    public static final String POST_NAME =
+            "posting: ledger txn + receipt + authority (AP09/AP10/AP12)";
 
     /** Metric group of the posting operator. */
     public static final String METRIC_GROUP = "posting";

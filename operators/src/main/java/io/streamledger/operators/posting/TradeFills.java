@@ -16,8 +16,8 @@ import java.util.Optional;
  * Reads TradeExecuted outbox events (CS04, AP16) into {@link TradeFill}s: from the Context table's
  * change records (the INSERT of an {@code OUTBOX#eventId / EVENT} item; later lifecycle MODIFYs are
  * the relay's business) or from a relayed envelope. Other items and event types are skipped; a
- * TradeExecuted event with a missing or mistyped field is an {@link IllegalArgumentException}
- * (the caller dead-letters it).
+ * TradeExecuted event with a missing or mistyped field is an {@link IllegalArgumentException} (the
+ * caller dead-letters it).
  */
 public final class TradeFills {
 
@@ -63,7 +63,11 @@ public final class TradeFills {
             f.setExecutedAtMillis(Instant.parse(executedAt).toEpochMilli());
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(
-                    "TradeExecuted " + event.eventId() + ": executedAt '" + executedAt + "' is not ISO-8601");
+                    "TradeExecuted "
+                            + event.eventId()
+                            + ": executedAt '"
+                            + executedAt
+                            + "' is not ISO-8601");
         }
         f.setOrderVersion(
                 p.containsKey("orderVersion")
@@ -78,7 +82,10 @@ public final class TradeFills {
             return s.value();
         }
         throw new IllegalArgumentException(
-                "TradeExecuted payload field '" + name + "' is missing or not a string: " + p.get(name));
+                "TradeExecuted payload field '"
+                        + name
+                        + "' is missing or not a string: "
+                        + p.get(name));
     }
 
     private static BigDecimal number(Map<String, AttributeValue> p, String name) {
@@ -86,6 +93,9 @@ public final class TradeFills {
             return n.bigDecimal();
         }
         throw new IllegalArgumentException(
-                "TradeExecuted payload field '" + name + "' is missing or not a number: " + p.get(name));
+                "TradeExecuted payload field '"
+                        + name
+                        + "' is missing or not a number: "
+                        + p.get(name));
     }
 }

@@ -37,7 +37,9 @@ public final class AuthorityChanges {
 
     private AuthorityChanges() {}
 
-    /** The gate source key of an authority item: its PK and SK joined, e.g. TEN#t#ACCT#a#AUTH#SEC#X. */
+    /**
+     * The gate source key of an authority item: its PK and SK joined, e.g. TEN#t#ACCT#a#AUTH#SEC#X.
+     */
     public static String sourceKey(AuthorityKey key) {
         return key.pk() + "#" + key.sk();
     }
@@ -68,7 +70,8 @@ public final class AuthorityChanges {
         }
         long version = number(img, A_VERSION).longValueExact();
         BigDecimal posted = number(img, A_POSTED);
-        BigDecimal reserved = img.containsKey(A_RESERVED) ? number(img, A_RESERVED) : BigDecimal.ZERO;
+        BigDecimal reserved =
+                img.containsKey(A_RESERVED) ? number(img, A_RESERVED) : BigDecimal.ZERO;
         BigDecimal available =
                 img.containsKey(A_AVAILABLE) ? number(img, A_AVAILABLE) : posted.subtract(reserved);
         AuthoritySnapshot snap =

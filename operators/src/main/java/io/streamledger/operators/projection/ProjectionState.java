@@ -9,7 +9,8 @@ public final class ProjectionState {
 
     private ProjectionState() {}
 
-    public static final TypeInformation<ProjectionUpdate> UPDATE = Types.POJO(ProjectionUpdate.class);
+    public static final TypeInformation<ProjectionUpdate> UPDATE =
+            Types.POJO(ProjectionUpdate.class);
     public static final TypeInformation<CheckpointState> STATE_TYPE =
             Types.POJO(CheckpointState.class);
 
