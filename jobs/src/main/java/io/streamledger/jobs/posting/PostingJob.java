@@ -35,7 +35,8 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  */
 public final class PostingJob {
 
-    public static final String KEY_BY_UID = "posting-key-by-account-v1";
+    /** Role name in source uids. */
+    public static final String ROLE = "posting";
 
     private final RawChangeSource source;
     private final ReadableConfig conf;
@@ -106,7 +107,7 @@ public final class PostingJob {
     public static void main(String[] args) throws Exception {
         Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new PostingJob(ChangeSources.fromConfig(conf), conf).execute(env);
+        new PostingJob(ChangeSources.fromConfig(conf, ROLE), conf).execute(env);
     }
 
     /** TradeExecuted events from Context change records or relayed envelopes. */

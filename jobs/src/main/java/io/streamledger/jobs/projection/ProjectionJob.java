@@ -37,6 +37,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class ProjectionJob {
 
+    /** Role name in source uids. */
+    public static final String ROLE = "projection";
+
     public static final String PARSE_UID = "projection-parse-v1";
     public static final String PARSE_NAME = "projection: parse authority changes (AP12)";
     public static final String VIEW_SINK_UID = "projection-view-sink-v1";
@@ -133,7 +136,10 @@ public final class ProjectionJob {
     public static void main(String[] args) throws Exception {
         Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new ProjectionJob(ChangeSources.fromConfig(conf), new DynamoDbProjectionSinks(conf), conf)
+        new ProjectionJob(
+                        ChangeSources.fromConfig(conf, ROLE),
+                        new DynamoDbProjectionSinks(conf),
+                        conf)
                 .execute(env);
     }
 

@@ -23,11 +23,17 @@ import org.apache.flink.streaming.connectors.kinesis.FlinkDynamoDBStreamsConsume
  */
 public final class ChangeSources {
 
-    /** Stable uids: a savepoint maps shard positions back to these operators. */
-    public static final String DYNAMODB_STREAMS_UID = "source-dynamodb-streams-v1";
+    /**
+     * Stable uids {@code <role>-source-<transport>-v1}: a savepoint maps shard positions back to
+     * these operators, and the role keeps two jobs' sources apart when they share a graph.
+     */
+    public static String sourceUid(String role, TransportKind transport) {
+        return role + "-source-" + transport.name().toLowerCase(java.util.Locale.ROOT) + "-v1";
+    }
 
-    public static final String KINESIS_UID = "source-kinesis-v1";
-    public static final String WATERMARKS_UID = "source-watermarks-v1";
+    public static String watermarksUid(String role) {
+        return role + "-source-watermarks-v1";
+    }
 
     // property keys of flink-connector-kinesis (AWSConfigConstants / ConsumerConfigConstants)
     static final String AWS_REGION = "aws.region";
@@ -41,8 +47,12 @@ public final class ChangeSources {
 
     private ChangeSources() {}
 
-    /** The configured production source. */
-    public static RawChangeSource fromConfig(ReadableConfig conf) {
+    /**
+     * The configured production source.
+     *
+     * @param role the job reading it, e.g. {@code posting}; part of the operator uids
+     */
+    public static RawChangeSource fromConfig(ReadableConfig conf, String role) {
         TransportKind transport = conf.get(JobOptions.TRANSPORT);
         String streamArn = JobOptions.require(conf, JobOptions.STREAM_ARN);
         WatermarkStrategy<RawChange> watermarks = watermarks(conf);
@@ -56,9 +66,9 @@ public final class ChangeSources {
                                             props),
                                     "DynamoDB Streams: " + streamArn,
                                     SourceTypes.RAW_CHANGE)
-                            .uid(DYNAMODB_STREAMS_UID)
+                            .uid(sourceUid(role, transport))
                             .assignTimestampsAndWatermarks(watermarks)
-                            .uid(WATERMARKS_UID)
+                            .uid(watermarksUid(role))
                             .name("source: arrival-time watermarks");
         }
         Configuration sourceConfig = kinesisSourceConfig(conf);
@@ -75,7 +85,7 @@ public final class ChangeSources {
                                     watermarks,
                                     "Kinesis: " + streamArn,
                                     SourceTypes.RAW_CHANGE)
-                            .uid(KINESIS_UID);
+                            .uid(sourceUid(role, transport));
             return s;
         };
     }

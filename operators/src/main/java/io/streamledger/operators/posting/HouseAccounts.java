@@ -17,14 +17,25 @@ public final class HouseAccounts implements Serializable {
     public static final String CLEARING = "HOUSE-CLEARING";
     public static final String FEES = "HOUSE-FEES";
 
-    private final ShardMap map;
+    private final int shards;
+
+    /** ShardMap is not Serializable: rebuilt from {@link #shards} after deserialization. */
+    private transient ShardMap map;
 
     public HouseAccounts(int shards) {
-        this.map = new ShardMap("house-accounts", shards, ShardHash.HASH_VERSION, 1);
+        this.shards = shards;
+        this.map = map();
     }
 
     public int shards() {
-        return map.shardCount();
+        return shards;
+    }
+
+    private ShardMap map() {
+        if (map == null) {
+            map = new ShardMap("house-accounts", shards, ShardHash.HASH_VERSION, 1);
+        }
+        return map;
     }
 
     public String clearing(String txnId) {
@@ -36,7 +47,7 @@ public final class HouseAccounts implements Serializable {
     }
 
     private int shard(String txnId) {
-        return map.assign(txnId).shard();
+        return map().assign(txnId).shard();
     }
 
     /** True for any house account id, e.g. to leave them out of client reports. */

@@ -38,10 +38,12 @@ public final class AuthorityChanges {
     private AuthorityChanges() {}
 
     /**
-     * The gate source key of an authority item: its PK and SK joined, e.g. TEN#t#ACCT#a#AUTH#SEC#X.
+     * The gate source key of an authority item: {@code tenant/account/CASH|SEC/asset}. It becomes
+     * the {@code SOURCE#key} component of the IDX12 checkpoint key, which may not contain {@code
+     * #}; each part is already a '#'-free key component.
      */
     public static String sourceKey(AuthorityKey key) {
-        return key.pk() + "#" + key.sk();
+        return key.tenant() + "/" + key.account() + "/" + key.kind().name() + "/" + key.asset();
     }
 
     /**

@@ -51,7 +51,7 @@ class AuthorityChangesTest {
                 AuthorityChanges.toGateEvent(
                                 change(Operation.MODIFY, k.pk(), k.sk(), authority(7, "12.5", "2")))
                         .orElseThrow();
-        assertThat(e.getSourceKey()).isEqualTo(k.pk() + "#" + k.sk());
+        assertThat(e.getSourceKey()).isEqualTo("t1/a1/SEC/ACME");
         assertThat(e.getVersion()).isEqualTo(7);
         assertThat(e.getEventId()).isEqualTo("Ledger#" + e.getSourceKey() + "#V#7");
         assertThat(e.getEventTimeMillis())
