@@ -10,6 +10,7 @@ import io.streamledger.local.spi.ApiExtension;
 import io.streamledger.local.spi.CommitListener;
 import io.streamledger.local.spi.StreamSettings;
 import io.streamledger.local.spi.TableCatalog;
+import io.streamledger.local.streams.StreamFeatures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -39,15 +40,20 @@ public final class LocalEndpoint implements AutoCloseable {
     private final FaultInjector faults = new FaultInjector();
     private final DynamoDbEngine engine;
     private final HttpFront front;
+    private final StreamFeatures.Installed streamFeatures;
     private @Nullable ScheduledExecutorService sweeper;
 
     private LocalEndpoint(Builder b) {
         this.config = b;
         ObjectMapper mapper = new ObjectMapper();
-        this.engine =
-                new DynamoDbEngine(mapper, b.clock, faults, b.streamSettings, b.dataDir, b.fsync);
+        this.streamFeatures = b.streamFeatures.install(b.clock, b.dataDir);
+        StreamSettings settings =
+                b.streamSettings != null ? b.streamSettings : streamFeatures.streams();
+        this.engine = new DynamoDbEngine(mapper, b.clock, faults, settings, b.dataDir, b.fsync);
+        streamFeatures.commitListeners().forEach(engine::addCommitListener);
         b.commitListeners.forEach(engine::addCommitListener);
         List<ApiExtension> extensions = new ArrayList<>(b.extensions);
+        extensions.addAll(streamFeatures.attach(engine));
         for (Function<TableCatalog, ApiExtension> f : b.extensionFactories) {
             extensions.add(f.apply(engine));
         }
@@ -116,6 +122,11 @@ public final class LocalEndpoint implements AutoCloseable {
         return engine;
     }
 
+    /** Streams, export and Kinesis-destination objects of this endpoint (see StreamFeatures). */
+    public StreamFeatures.Installed streamFeatures() {
+        return streamFeatures;
+    }
+
     /** Runs the TTL sweeper once now; returns the number of expired items deleted. */
     public int sweepExpiredItems() {
         return engine.sweepExpired();
@@ -128,6 +139,7 @@ public final class LocalEndpoint implements AutoCloseable {
         }
         front.close();
         engine.close();
+        streamFeatures.close();
     }
 
     /** Configuration of a {@link LocalEndpoint}. */
@@ -142,6 +154,7 @@ public final class LocalEndpoint implements AutoCloseable {
                 new ArrayList<>();
         private final List<CommitListener> commitListeners = new ArrayList<>();
         private @Nullable StreamSettings streamSettings;
+        private StreamFeatures streamFeatures = StreamFeatures.defaults();
         private @Nullable Set<String> accessKeys;
         private @Nullable Duration ttlSweepInterval = Duration.ofSeconds(5);
         private int threads = Math.max(16, Runtime.getRuntime().availableProcessors() * 8);
@@ -189,6 +202,12 @@ public final class LocalEndpoint implements AutoCloseable {
 
         public Builder commitListener(CommitListener listener) {
             commitListeners.add(listener);
+            return this;
+        }
+
+        /** Streams/export/Kinesis-destination features; default: Streams + export. */
+        public Builder streamFeatures(StreamFeatures features) {
+            this.streamFeatures = features;
             return this;
         }
 

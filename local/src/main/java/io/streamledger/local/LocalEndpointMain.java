@@ -1,5 +1,9 @@
 package io.streamledger.local;
 
+import io.streamledger.local.kinesis.KinesisDestinationOptions;
+import io.streamledger.local.streams.StreamFeatures;
+import io.streamledger.local.streams.StreamsOptions;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +29,38 @@ public final class LocalEndpointMain implements Callable<Integer> {
     @Option(names = "--fsync", description = "fsync every write-ahead log record.")
     boolean fsync;
 
+    @Option(names = "--stream-shards", defaultValue = "2", description = "Open shards per stream.")
+    int streamShards;
+
+    @Option(
+            names = "--export-dir",
+            description = "Root of table exports (default: <data-dir>/exports or a temp dir).")
+    Path exportDir;
+
+    @Option(
+            names = "--kinesis-endpoint",
+            description =
+                    "Kinesis endpoint for Kinesis streaming destinations, e.g. kinesis-local.")
+    URI kinesisEndpoint;
+
+    /** Streams, export and (with --kinesis-endpoint) Kinesis-destination features. */
+    StreamFeatures streamFeatures() {
+        StreamFeatures f =
+                StreamFeatures.defaults()
+                        .withStreams(StreamsOptions.builder().shardsPerTable(streamShards).build());
+        if (exportDir != null) {
+            f = f.withExportRoot(exportDir);
+        }
+        if (kinesisEndpoint != null) {
+            f =
+                    f.withKinesisDestination(
+                            KinesisDestinationOptions.builder()
+                                    .kinesisEndpoint(kinesisEndpoint)
+                                    .build());
+        }
+        return f;
+    }
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new LocalEndpointMain()).execute(args));
     }
@@ -37,6 +73,7 @@ public final class LocalEndpointMain implements Callable<Integer> {
                         .port(port)
                         .dataDir(dataDir)
                         .fsync(fsync)
+                        .streamFeatures(streamFeatures())
                         .build()
                         .start();
         // machine-readable line for launchers: the port actually bound

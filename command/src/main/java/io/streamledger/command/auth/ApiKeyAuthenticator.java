@@ -90,6 +90,13 @@ public final class ApiKeyAuthenticator {
         return Optional.ofNullable(found);
     }
 
+    /** Every configured tenant (the repair worker visits each tenant's IDX19 shards). */
+    public java.util.Set<String> tenants() {
+        java.util.Set<String> t = new java.util.TreeSet<>();
+        entries.forEach(e -> t.add(e.tenant));
+        return t;
+    }
+
     public static String sha256Hex(String key) {
         return HexFormat.of().formatHex(sha256(key));
     }

@@ -64,9 +64,9 @@ public final class Av {
             return utf8(v.s());
         }
         if (v.n() != null) {
-            String n = v.n().replace("-", "");
-            BigDecimal d = new BigDecimal(n);
-            int digits = d.precision();
+            // significant digits with leading/trailing zeros trimmed, as DynamoDB stores them
+            BigDecimal d = new BigDecimal(v.n()).abs();
+            int digits = d.signum() == 0 ? 1 : d.stripTrailingZeros().precision();
             return (digits + 1) / 2 + 1;
         }
         if (v.bool() != null || Boolean.TRUE.equals(v.nul())) {

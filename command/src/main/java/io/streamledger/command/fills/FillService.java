@@ -310,7 +310,16 @@ public final class FillService {
     }
 
     private static String tokenFor(Claim claim, int round) {
-        return Fingerprint.sha256Hex(claim.owner() + "\n" + claim.attempt() + "\n" + round)
+        return Fingerprint.sha256Hex(
+                        claim.tenant()
+                                + "\n"
+                                + claim.requestKey()
+                                + "\n"
+                                + claim.owner()
+                                + "\n"
+                                + claim.attempt()
+                                + "\n"
+                                + round)
                 .substring(0, 36);
     }
 

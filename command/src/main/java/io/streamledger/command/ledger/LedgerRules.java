@@ -57,9 +57,9 @@ public final class LedgerRules {
                             + "' "
                             + asset
                             + " available "
-                            + available.toPlainString()
+                            + asset.format(available)
                             + " cannot cover "
-                            + available.subtract(newAvailable).toPlainString());
+                            + asset.format(available.subtract(newAvailable)));
         }
     }
 }

@@ -123,10 +123,51 @@ public final class LedgerService {
                 meter);
     }
 
+    /**
+     * The repair worker's re-attempt of a posted transaction from its stored canonical command
+     * (AP18): same txnId, same postings, same reversal link.
+     */
+    public IdempotentExecutor.Effect reattempt(String tenant, String canonicalJson) {
+        JsonNode c;
+        try {
+            c = StrictJson.MAPPER.readTree(canonicalJson);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable canonical ledger command", e);
+        }
+        String sourceId = c.get("sourceId").textValue();
+        String description = c.hasNonNull("description") ? c.get("description").textValue() : null;
+        String reversalOf = c.hasNonNull("reversalOf") ? c.get("reversalOf").textValue() : null;
+        List<PostingLine> postings = new ArrayList<>();
+        int line = 1;
+        for (JsonNode p : c.path("postings")) {
+            String[] asset = p.get("asset").textValue().split(":", 2);
+            postings.add(
+                    new PostingLine(
+                            line++,
+                            p.get("accountId").textValue(),
+                            new Asset(Asset.Type.valueOf(asset[0]), asset[1]),
+                            new BigDecimal(p.get("amount").textValue())));
+        }
+        return (claim, meter) ->
+                apply(
+                        claim,
+                        sourceId,
+                        description,
+                        reversalOf,
+                        reversalOf == null ? postings : reversedPostings(tenant, reversalOf, meter),
+                        null,
+                        meter);
+    }
+
     /** The negation of the original's postings, read from its durable AP08 result. */
     private List<PostingLine> reversedPostings(
             String tenant, String originalSource, CapacityMeter meter) {
-        IdempotencyRecord orig = executor.store().read(tenant, "LEDGER:" + originalSource, meter);
+        Map<String, AttributeValue> raw =
+                ddb.getStrong(
+                        tables.idempotency(),
+                        IdempotencyStore.key(tenant, "LEDGER:" + originalSource),
+                        meter);
+        IdempotencyRecord orig = raw == null ? null : IdempotencyStore.toRecord(raw);
         if (orig == null
                 || orig.state() != RequestState.COMPLETED
                 || orig.response() == null
@@ -134,6 +175,13 @@ public final class LedgerService {
             throw ApiException.unprocessable(
                     "ORIGINAL_NOT_FOUND",
                     "no posted ledger transaction with sourceId '" + originalSource + "'");
+        }
+        if (raw.containsKey(R_REVERSED_BY)) {
+            // checked again by the reversal transaction's condition; this read gives the
+            // precise answer before the overdraft policy would
+            throw ApiException.conflict(
+                    "ALREADY_REVERSED",
+                    "ledger transaction '" + originalSource + "' has already been reversed");
         }
         List<PostingLine> out = new ArrayList<>();
         try {
@@ -655,7 +703,16 @@ public final class LedgerService {
     }
 
     private static String token(Claim claim, int round) {
-        return Fingerprint.sha256Hex(claim.owner() + "\n" + claim.attempt() + "\n" + round)
+        return Fingerprint.sha256Hex(
+                        claim.tenant()
+                                + "\n"
+                                + claim.requestKey()
+                                + "\n"
+                                + claim.owner()
+                                + "\n"
+                                + claim.attempt()
+                                + "\n"
+                                + round)
                 .substring(0, 36);
     }
 

@@ -161,7 +161,15 @@ public final class OrderService {
 
     /** ClientRequestToken (≤36 chars) scoped to this owner attempt. */
     public static String token(Claim claim) {
-        return Fingerprint.sha256Hex(claim.owner() + "\n" + claim.attempt()).substring(0, 36);
+        return Fingerprint.sha256Hex(
+                        claim.tenant()
+                                + "\n"
+                                + claim.requestKey()
+                                + "\n"
+                                + claim.owner()
+                                + "\n"
+                                + claim.attempt())
+                .substring(0, 36);
     }
 
     private static DurableResponse accepted(Map<String, AttributeValue> order) {

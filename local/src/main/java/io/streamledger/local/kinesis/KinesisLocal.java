@@ -38,6 +38,7 @@ public final class KinesisLocal implements AutoCloseable {
     public static final String SECRET_KEY = "local";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final int START_ATTEMPTS = 3;
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     private static final Duration ACTIVE_TIMEOUT = Duration.ofSeconds(30);
 
@@ -62,9 +63,25 @@ public final class KinesisLocal implements AutoCloseable {
         return start(KinesisLocalInstaller.cacheDir());
     }
 
-    /** Installs (if needed) kinesis-local into {@code cacheDir} and starts it. */
+    /**
+     * Installs (if needed) kinesis-local into {@code cacheDir} and starts it; a start that fails
+     * (e.g. another process took a probed port before node bound it) is retried with new ports.
+     */
     public static KinesisLocal start(Path cacheDir) {
         Path pkg = KinesisLocalInstaller.ensureInstalled(cacheDir);
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                return startOnce(cacheDir, pkg);
+            } catch (IllegalStateException e) {
+                last = e;
+                LOG.warn("kinesis-local start attempt {} failed: {}", attempt, e.getMessage());
+            }
+        }
+        throw last;
+    }
+
+    private static KinesisLocal startOnce(Path cacheDir, Path pkg) {
         int[] ports = freePorts(2);
         Path logFile;
         Process process;

@@ -65,7 +65,7 @@ final class KinesisLocalInstaller {
 
     /** Returns the installed package directory (holding {@code main.js}), installing if missing. */
     static Path ensureInstalled(Path cacheDir) {
-        int nodeMajor = nodeMajorVersion();
+        int nodeMajor = nodeMajorVersion("node");
         if (nodeMajor < 18) {
             throw new IllegalStateException(
                     "Found Node.js major version " + nodeMajor + "; " + PREREQUISITE);
@@ -155,10 +155,10 @@ final class KinesisLocalInstaller {
     }
 
     /** Major version of {@code node}, failing with the prerequisite message when it is absent. */
-    static int nodeMajorVersion() {
+    static int nodeMajorVersion(String nodeCommand) {
         try {
             Process process =
-                    new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+                    new ProcessBuilder(nodeCommand, "--version").redirectErrorStream(true).start();
             String out =
                     new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {

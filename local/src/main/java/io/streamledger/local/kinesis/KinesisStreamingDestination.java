@@ -67,8 +67,11 @@ public final class KinesisStreamingDestination
 
     private record Destination(String streamArn, Status status, String precision) {}
 
-    /** One record waiting to be sent. */
-    private record Pending(String streamName, String partitionKey, byte[] data) {}
+    /** One change waiting to be sent; rendered on the sender thread, off the commit path. */
+    private record Pending(String streamName, String precision, ItemChange change) {}
+
+    /** One rendered record. */
+    private record Rendered(String streamName, String partitionKey, byte[] data) {}
 
     private final KinesisDestinationOptions options;
     private final String region;
@@ -216,10 +219,8 @@ public final class KinesisStreamingDestination
                     }
                 }
             }
-            String partitionKey = ItemKeyHash.hex(c.keys());
             for (Destination d : active) {
-                byte[] data = toBytes(KinesisChangeRecord.render(c, region, d.precision()));
-                enqueue(new Pending(streamName(d.streamArn()), partitionKey, data));
+                enqueue(new Pending(streamName(d.streamArn()), d.precision(), c));
             }
         }
     }
@@ -295,9 +296,17 @@ public final class KinesisStreamingDestination
                 }
                 batch.add(first);
                 queue.drainTo(batch, options.batchSize() - 1);
-                int originals = batch.size();
-                List<Pending> toSend = inject(batch);
-                send(toSend, originals);
+                List<Rendered> rendered = new ArrayList<>(batch.size());
+                for (Pending p : batch) {
+                    rendered.add(
+                            new Rendered(
+                                    p.streamName(),
+                                    ItemKeyHash.hex(p.change().keys()),
+                                    toBytes(
+                                            KinesisChangeRecord.render(
+                                                    p.change(), region, p.precision()))));
+                }
+                send(inject(rendered));
             } catch (InterruptedException e) {
                 if (!running) {
                     queue.drainTo(batch);
@@ -317,9 +326,9 @@ public final class KinesisStreamingDestination
     }
 
     /** Adds duplicates and swaps neighbours with the configured probabilities (seeded). */
-    private List<Pending> inject(List<Pending> batch) {
-        List<Pending> out = new ArrayList<>(batch.size());
-        for (Pending p : batch) {
+    private List<Rendered> inject(List<Rendered> batch) {
+        List<Rendered> out = new ArrayList<>(batch.size());
+        for (Rendered p : batch) {
             out.add(p);
             if (options.duplicateProbability() > 0
                     && random.nextDouble() < options.duplicateProbability()) {
@@ -330,7 +339,7 @@ public final class KinesisStreamingDestination
         if (options.reorderProbability() > 0) {
             for (int i = 0; i + 1 < out.size(); i++) {
                 if (random.nextDouble() < options.reorderProbability()) {
-                    Pending tmp = out.get(i);
+                    Rendered tmp = out.get(i);
                     out.set(i, out.get(i + 1));
                     out.set(i + 1, tmp);
                     reordered.incrementAndGet();
@@ -341,13 +350,13 @@ public final class KinesisStreamingDestination
         return out;
     }
 
-    private void send(List<Pending> records, int originals) throws InterruptedException {
-        Map<String, List<Pending>> byStream = new LinkedHashMap<>();
-        for (Pending p : records) {
+    private void send(List<Rendered> records) throws InterruptedException {
+        Map<String, List<Rendered>> byStream = new LinkedHashMap<>();
+        for (Rendered p : records) {
             byStream.computeIfAbsent(p.streamName(), s -> new ArrayList<>()).add(p);
         }
-        for (Map.Entry<String, List<Pending>> e : byStream.entrySet()) {
-            List<Pending> remaining = e.getValue();
+        for (Map.Entry<String, List<Rendered>> e : byStream.entrySet()) {
+            List<Rendered> remaining = e.getValue();
             for (int start = 0;
                     start < remaining.size();
                     start += KinesisDestinationOptions.MAX_BATCH) {
@@ -363,12 +372,12 @@ public final class KinesisStreamingDestination
     }
 
     /** Retries only the unprocessed remainder, with linear backoff, then counts what is left. */
-    private void sendWithRetry(String streamName, List<Pending> records)
+    private void sendWithRetry(String streamName, List<Rendered> records)
             throws InterruptedException {
-        List<Pending> remaining = records;
+        List<Rendered> remaining = records;
         for (int attempt = 1; attempt <= options.maxAttempts() && !remaining.isEmpty(); attempt++) {
             List<PutRecordsRequestEntry> entries = new ArrayList<>(remaining.size());
-            for (Pending p : remaining) {
+            for (Rendered p : remaining) {
                 entries.add(
                         PutRecordsRequestEntry.builder()
                                 .partitionKey(p.partitionKey())
@@ -378,7 +387,7 @@ public final class KinesisStreamingDestination
             try {
                 PutRecordsResponse response =
                         client().putRecords(b -> b.streamName(streamName).records(entries));
-                List<Pending> retry = new ArrayList<>();
+                List<Rendered> retry = new ArrayList<>();
                 List<PutRecordsResultEntry> results = response.records();
                 for (int i = 0; i < results.size(); i++) {
                     if (results.get(i).errorCode() != null) {

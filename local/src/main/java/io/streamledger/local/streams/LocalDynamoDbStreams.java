@@ -15,12 +15,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.UUID;
 import javax.annotation.Nullable;
 
 /**
@@ -46,6 +46,9 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     private static final DateTimeFormatter LABEL =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
 
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final long eventIdPrefix = new java.security.SecureRandom().nextLong();
     private final StreamsOptions options;
     private final SequenceNumbers sequences = new SequenceNumbers();
     private final Random shuffleRandom;
@@ -144,12 +147,13 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
                     && shard.appendedCount() >= options.maxRecordsPerShard()) {
                 shard = rollover(stream, slot, now);
             }
-            shard.append(
-                    new StreamEntry(
-                            sequences.next(),
-                            UUID.randomUUID().toString().replace("-", ""),
-                            change,
-                            now));
+            long seq = sequences.next();
+            shard.append(new StreamEntry(seq, eventId(seq), change, now));
+            if (shard.endPosition() - shard.firstPosition() > options.maxRetainedPerShard()) {
+                // trimming in batches of 1/16 keeps subList.clear() rare
+                shard.trimToSize(
+                        options.maxRetainedPerShard() - options.maxRetainedPerShard() / 16);
+            }
         }
     }
 
@@ -199,6 +203,15 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         int limit = limit(request, "Limit", 100, 100);
         String exclusiveStart = text(request, "ExclusiveStartStreamArn");
         Instant cutoff = cutoff();
+        // a disabled stream whose every shard has passed retention is gone, as on AWS
+        streamsByArn
+                .values()
+                .removeIf(
+                        s -> {
+                            trim(s, cutoff);
+                            return s.status() == TableStream.Status.DISABLED
+                                    && s.shards().isEmpty();
+                        });
         List<TableStream> matching = new ArrayList<>();
         for (TableStream s : streamsByArn.values()) {
             if (tableName == null || tableName.equals(s.tableName())) {
@@ -222,7 +235,6 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         int end = Math.min(matching.size(), start + limit);
         for (int i = start; i < end; i++) {
             TableStream s = matching.get(i);
-            trim(s, cutoff);
             streams.addObject()
                     .put("StreamArn", s.arn())
                     .put("TableName", s.tableName())
@@ -238,6 +250,7 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         String arn = required(request, "StreamArn");
         int limit = limit(request, "Limit", MAX_DESCRIBE_LIMIT, MAX_DESCRIBE_LIMIT);
         String exclusiveStart = text(request, "ExclusiveStartShardId");
+        String childrenOf = childShardFilter(request);
         String table = tableOf(arn);
         ArrayNode keySchema = table == null ? null : keySchemaOf(table); // outside the monitor
         synchronized (this) {
@@ -262,6 +275,9 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
             for (StreamShard shard : all) {
                 if (exclusiveStart != null && shard.shardId().compareTo(exclusiveStart) <= 0) {
                     continue; // shard ids increase with creation, as AWS's do
+                }
+                if (childrenOf != null && !childrenOf.equals(shard.parentShardId())) {
+                    continue;
                 }
                 if (emitted == limit) {
                     more = true;
@@ -382,6 +398,11 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
 
     // ---- helpers ---------------------------------------------------------------------------
 
+    /** 32 hex digits, unique per record: a per-endpoint random half plus the sequence number. */
+    private String eventId(long sequence) {
+        return HEX.toHexDigits(eventIdPrefix) + HEX.toHexDigits(sequence);
+    }
+
     /** One record in the DynamoDB Streams wire shape (Record / StreamRecord / Identity). */
     static ObjectNode render(StreamEntry e, ViewType view) {
         ItemChange c = e.change();
@@ -489,6 +510,23 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
                 stream.forget(shard);
             }
         }
+    }
+
+    /** ShardFilter {Type: CHILD_SHARDS, ShardId}: only that shard's children are listed. */
+    private static @Nullable String childShardFilter(ObjectNode request) {
+        JsonNode filter = request.get("ShardFilter");
+        if (filter == null || filter.isNull()) {
+            return null;
+        }
+        if (!"CHILD_SHARDS".equals(filter.path("Type").asText())) {
+            throw ApiException.validation(
+                    "ShardFilter.Type must be CHILD_SHARDS: " + filter.path("Type").asText());
+        }
+        String shardId = filter.path("ShardId").asText("");
+        if (shardId.isEmpty()) {
+            throw ApiException.validation("ShardFilter.ShardId is required for CHILD_SHARDS");
+        }
+        return shardId;
     }
 
     private static @Nullable String text(ObjectNode request, String field) {

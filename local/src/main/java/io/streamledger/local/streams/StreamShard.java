@@ -99,6 +99,16 @@ final class StreamShard {
         }
     }
 
+    /** Drops the oldest records beyond {@code max} readable ones (memory bound). */
+    void trimToSize(int max) {
+        int n = records.size() - max;
+        if (n > 0) {
+            lastTrimmedSequence = records.get(n - 1).sequence();
+            records.subList(0, n).clear();
+            base += n;
+        }
+    }
+
     /** True once the shard is closed, fully trimmed and older than retention: it is gone. */
     boolean expired(Instant cutoff) {
         return isClosed() && records.isEmpty() && closedAt != null && closedAt.isBefore(cutoff);

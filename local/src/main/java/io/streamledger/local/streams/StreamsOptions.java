@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param clock time source for retention, iterator expiry and stream labels
  * @param retention how long records stay readable (AWS: 24 hours)
  * @param iteratorLifetime how long a shard iterator stays valid (AWS: 15 minutes)
+ * @param maxRetainedPerShard readable records kept per shard; older ones are trimmed early (a
+ *     memory bound for long local runs; reading them gives TrimmedDataAccessException)
  */
 public record StreamsOptions(
         int shardsPerTable,
@@ -23,9 +25,11 @@ public record StreamsOptions(
         long seed,
         Clock clock,
         Duration retention,
-        Duration iteratorLifetime) {
+        Duration iteratorLifetime,
+        int maxRetainedPerShard) {
 
     public static final int DEFAULT_SHARDS = 2;
+    public static final int DEFAULT_MAX_RETAINED_PER_SHARD = 500_000;
     public static final Duration AWS_RETENTION = Duration.ofHours(24);
     public static final Duration AWS_ITERATOR_LIFETIME = Duration.ofMinutes(15);
 
@@ -36,9 +40,25 @@ public record StreamsOptions(
         if (maxRecordsPerShard < 0) {
             throw new IllegalArgumentException("maxRecordsPerShard must be >= 0");
         }
+        if (maxRetainedPerShard < 1) {
+            throw new IllegalArgumentException("maxRetainedPerShard must be >= 1");
+        }
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(iteratorLifetime, "iteratorLifetime");
+    }
+
+    /** The same options on another clock (the endpoint's). */
+    public StreamsOptions withClock(Clock other) {
+        return new StreamsOptions(
+                shardsPerTable,
+                maxRecordsPerShard,
+                shuffleTransactions,
+                seed,
+                other,
+                retention,
+                iteratorLifetime,
+                maxRetainedPerShard);
     }
 
     public static StreamsOptions defaults() {
@@ -58,6 +78,7 @@ public record StreamsOptions(
         private Clock clock = Clock.systemUTC();
         private Duration retention = AWS_RETENTION;
         private Duration iteratorLifetime = AWS_ITERATOR_LIFETIME;
+        private int maxRetainedPerShard = DEFAULT_MAX_RETAINED_PER_SHARD;
 
         public Builder shardsPerTable(int n) {
             this.shardsPerTable = n;
@@ -94,6 +115,11 @@ public record StreamsOptions(
             return this;
         }
 
+        public Builder maxRetainedPerShard(int n) {
+            this.maxRetainedPerShard = n;
+            return this;
+        }
+
         public StreamsOptions build() {
             return new StreamsOptions(
                     shardsPerTable,
@@ -102,7 +128,8 @@ public record StreamsOptions(
                     seed,
                     clock,
                     retention,
-                    iteratorLifetime);
+                    iteratorLifetime,
+                    maxRetainedPerShard);
         }
     }
 }

@@ -284,6 +284,33 @@ class LocalDynamoDbStreamsTest {
     }
 
     @Test
+    void retainedRecordsPerShardAreBounded() {
+        LocalDynamoDbStreams s =
+                streams(StreamsOptions.builder().shardsPerTable(1).maxRetainedPerShard(16));
+        String arn = s.enable("Orders", "NEW_IMAGE").arn();
+        s.onCommit(List.of(modify("Orders", "o1", 0, 1, T0)));
+        String shard = shardIds(s, arn).get(0);
+        String first =
+                readShard(s, arn, shard).get(0).get("dynamodb").get("SequenceNumber").asText();
+        for (int v = 1; v < 40; v++) {
+            s.onCommit(List.of(modify("Orders", "o1", v, v + 1, T0)));
+        }
+        List<JsonNode> kept = readShard(s, arn, shard);
+        assertThat(kept.size()).isLessThanOrEqualTo(16).isGreaterThanOrEqualTo(15);
+        assertThat(
+                        kept.get(kept.size() - 1)
+                                .get("dynamodb")
+                                .get("NewImage")
+                                .get("version")
+                                .get("N")
+                                .asLong())
+                .isEqualTo(40);
+        assertThatThrownBy(() -> iterator(s, arn, shard, "AT_SEQUENCE_NUMBER", first))
+                .extracting(e -> ((ApiException) e).type())
+                .isEqualTo("TrimmedDataAccessException");
+    }
+
+    @Test
     void shuffleReordersATransactionAcrossShardsButKeepsEveryChange() {
         LocalDynamoDbStreams plain = streams(StreamsOptions.builder().shardsPerTable(1));
         LocalDynamoDbStreams shuffled =
@@ -339,6 +366,24 @@ class LocalDynamoDbStreamsTest {
         assertThat(rest.has("LastEvaluatedStreamArn")).isFalse();
         assertThat(s.listStreams(JSON.objectNode().put("TableName", "Other")).get("Streams"))
                 .isEmpty();
+    }
+
+    @Test
+    void aDisabledStreamVanishesAfterRetention() {
+        LocalDynamoDbStreams s = streams(StreamsOptions.builder().shardsPerTable(1));
+        String old = s.enable("Orders", "KEYS_ONLY").arn();
+        s.onCommit(List.of(insert("Orders", "o1", T0)));
+        s.disable("Orders");
+        String current = s.enable("Orders", "KEYS_ONLY").arn();
+        clock.advance(Duration.ofHours(24).plusSeconds(1));
+        List<String> arns = new ArrayList<>();
+        s.listStreams(JSON.objectNode())
+                .get("Streams")
+                .forEach(x -> arns.add(x.get("StreamArn").asText()));
+        assertThat(arns).containsExactly(current);
+        assertThatThrownBy(() -> s.describeStream(JSON.objectNode().put("StreamArn", old)))
+                .extracting(e -> ((ApiException) e).type())
+                .isEqualTo("ResourceNotFoundException");
     }
 
     @Test

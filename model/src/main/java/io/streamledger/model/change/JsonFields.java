@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.streamledger.model.money.AmountException;
+import io.streamledger.model.money.DecimalText;
 import java.math.BigDecimal;
 import javax.annotation.Nullable;
 
@@ -110,12 +112,12 @@ final class JsonFields {
             throw new ChangeRecordParseException(
                     path(parentPath, field), "expected a number, got " + value.getNodeType());
         }
-        if (value.isDouble() || value.isFloat()) {
-            // only reachable with a mapper that reads floats as double: refuse the binary value
-            throw new ChangeRecordParseException(
-                    path(parentPath, field), "binary floating-point number refused");
+        try {
+            // refuses a DoubleNode/FloatNode (a tree built with doubles): never read through double
+            return DecimalText.requireExact(value.numberValue());
+        } catch (AmountException e) {
+            throw new ChangeRecordParseException(path(parentPath, field), e.getMessage(), e);
         }
-        return value.decimalValue();
     }
 
     static long requireLong(JsonNode parent, String field, String parentPath) {

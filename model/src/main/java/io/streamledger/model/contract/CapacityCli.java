@@ -1,5 +1,6 @@
 package io.streamledger.model.contract;
 
+import io.streamledger.model.keys.KeyPaths;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -7,6 +8,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import javax.annotation.Nullable;
@@ -134,7 +136,9 @@ public final class CapacityCli implements Runnable {
             for (FigureCheck check : ContractVerifier.figureChecks(render)) {
                 out.println(check.line());
             }
-            List<Violation> violations = ContractVerifier.verify(contract, render);
+            List<Violation> violations = new ArrayList<>(ContractVerifier.verify(contract, render));
+            // the contract's INDEX rows must also be exactly the key paths the code builds
+            violations.addAll(ContractVerifier.crossCheck(contract, KeyPaths.declared()));
             out.println("# contract checks");
             out.println(
                     "rows: "

@@ -1,7 +1,6 @@
 package io.streamledger.model.keys;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -165,6 +164,6 @@ public final class KeyPattern {
 
     @Override
     public int hashCode() {
-        return pattern.hashCode() ^ Arrays.hashCode(literal);
+        return pattern.hashCode();
     }
 }

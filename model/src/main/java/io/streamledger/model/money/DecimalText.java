@@ -20,6 +20,7 @@ public final class DecimalText {
 
     private static final Pattern GRAMMAR =
             Pattern.compile("[+-]?\\d+(\\.\\d+)?([eE][+-]?\\d{1,4})?");
+    private static final Pattern NON_FINITE = Pattern.compile("(?i)[+-]?(nan|inf|infinity)");
     private static final int MAX_TEXT_LENGTH = 200;
     private static final BigDecimal MIN_MAGNITUDE = new BigDecimal("1E-130");
     private static final BigDecimal MAX_MAGNITUDE =
@@ -37,8 +38,7 @@ public final class DecimalText {
         if (text == null) {
             throw new AmountException(AmountException.Reason.MALFORMED, "number text is null");
         }
-        String lower = text.toLowerCase(java.util.Locale.ROOT);
-        if (lower.contains("nan") || lower.contains("inf")) {
+        if (NON_FINITE.matcher(text).matches()) {
             throw new AmountException(
                     AmountException.Reason.NOT_FINITE, "'" + text + "' is not a finite number");
         }
@@ -50,6 +50,42 @@ public final class DecimalText {
                             + "' is not a plain decimal (expected [+-]digits[.digits][e[+-]digits])");
         }
         return requireDynamoRange(new BigDecimal(text), text);
+    }
+
+    /**
+     * Converts a boxed number from a boundary (JSON tree, row, message) to an exact decimal.
+     * Integral boxes and {@link BigDecimal} pass; {@code Double}, {@code Float} and any other
+     * {@link Number} are refused: their value is already a binary approximation.
+     *
+     * @throws AmountException BINARY_FLOAT for double/float, MALFORMED for null or other types
+     */
+    public static BigDecimal requireExact(Number number) {
+        if (number == null) {
+            throw new AmountException(AmountException.Reason.MALFORMED, "number is null");
+        }
+        if (number instanceof Double || number instanceof Float) {
+            throw new AmountException(
+                    AmountException.Reason.BINARY_FLOAT,
+                    "binary floating-point value "
+                            + number
+                            + " refused; pass the decimal text or a BigDecimal");
+        }
+        BigDecimal exact;
+        if (number instanceof BigDecimal d) {
+            exact = d;
+        } else if (number instanceof java.math.BigInteger i) {
+            exact = new BigDecimal(i);
+        } else if (number instanceof Long
+                || number instanceof Integer
+                || number instanceof Short
+                || number instanceof Byte) {
+            exact = BigDecimal.valueOf(number.longValue());
+        } else {
+            throw new AmountException(
+                    AmountException.Reason.MALFORMED,
+                    "unsupported number type " + number.getClass().getName());
+        }
+        return requireDynamoRange(exact, exact.toPlainString());
     }
 
     /**

@@ -50,6 +50,22 @@ public record TableSpec(
         return List.copyOf(ids);
     }
 
+    /**
+     * Every key attribute of the table and its GSIs, base first, without duplicates: the attribute
+     * definitions (all type {@code S}) a CreateTable call needs.
+     */
+    public List<String> keyAttributes() {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        names.add(keySchema.partitionKey());
+        names.add(keySchema.sortKey());
+        gsis.forEach(
+                g -> {
+                    names.add(g.pkAttr());
+                    names.add(g.skAttr());
+                });
+        return List.copyOf(names);
+    }
+
     /** True when DynamoDB Streams is enabled for this table. */
     public boolean hasStream() {
         return streamViewType != null;

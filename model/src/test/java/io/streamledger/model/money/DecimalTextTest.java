@@ -88,4 +88,28 @@ class DecimalTextTest {
                         e -> assertThat(e.reason()).isEqualTo(AmountException.Reason.OUT_OF_RANGE));
         assertThat(DecimalText.parse("1E-130").signum()).isEqualTo(1);
     }
+
+    @Test
+    void boxedNumbersPassOnlyWhenExact() {
+        assertThat(DecimalText.requireExact(42L)).isEqualTo(new BigDecimal("42"));
+        assertThat(DecimalText.requireExact(new BigDecimal("0.10")))
+                .isEqualTo(new BigDecimal("0.1"));
+        assertThat(DecimalText.requireExact(java.math.BigInteger.TEN)).isEqualTo(BigDecimal.TEN);
+        for (Number binary : new Number[] {0.1d, 0.1f, Double.NaN}) {
+            assertThatThrownBy(() -> DecimalText.requireExact(binary))
+                    .as(String.valueOf(binary))
+                    .isInstanceOfSatisfying(
+                            AmountException.class,
+                            e ->
+                                    assertThat(e.reason())
+                                            .isEqualTo(AmountException.Reason.BINARY_FLOAT));
+        }
+        assertThatThrownBy(
+                        () ->
+                                DecimalText.requireExact(
+                                        new java.util.concurrent.atomic.AtomicLong(1)))
+                .isInstanceOfSatisfying(
+                        AmountException.class,
+                        e -> assertThat(e.reason()).isEqualTo(AmountException.Reason.MALFORMED));
+    }
 }

@@ -113,4 +113,13 @@ class TablesTest {
                                         "IDX99"))
                 .hasMessageContaining("INCLUDE");
     }
+
+    @Test
+    void keyAttributesListBaseThenGsiKeysOnce() {
+        assertThat(Tables.ORDERS.keyAttributes())
+                .containsExactly("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK");
+        assertThat(Tables.CONTEXT.keyAttributes())
+                .containsExactly("PK", "SK", "readyPk", "readySk");
+        assertThat(Tables.LEDGER.keyAttributes()).containsExactly("PK", "SK");
+    }
 }

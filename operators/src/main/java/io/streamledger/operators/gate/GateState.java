@@ -1,8 +1,6 @@
 package io.streamledger.operators.gate;
 
-import java.time.Duration;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -59,40 +57,16 @@ public final class GateState {
 
     // ---- InboxDedupe keyed state ----
 
-    public static final String INBOX_SEEN_NAME = "gate-inbox-seen";
-
     /**
-     * Applied eventId to the version it was applied at, expiring after the dedupe horizon. TTL is
-     * part of the state's serialized form, so a bootstrap must build it with this same factory.
+     * Applied eventId to the processing time it was applied at. A receipt older than the dedupe
+     * horizon is ignored on read and removed by the key's purge timer.
      */
-    public static MapStateDescriptor<String, Long> inboxSeen(Duration dedupeHorizon) {
-        MapStateDescriptor<String, Long> d =
-                new MapStateDescriptor<>(INBOX_SEEN_NAME, Types.STRING, Types.LONG);
-        d.enableTimeToLive(inboxTtl(dedupeHorizon));
-        return d;
-    }
+    public static final MapStateDescriptor<String, Long> INBOX_SEEN =
+            new MapStateDescriptor<>("gate-inbox-seen", Types.STRING, Types.LONG);
 
-    /**
-     * Processing-time TTL from the receipt's write; expired receipts are never returned. Cleanup
-     * costs: the heap backend sweeps {@value #INBOX_CLEANUP_ENTRIES_PER_RECORD} entries per
-     * processed record (per-record, because sweeping on state access alone did not run for map
-     * state in tests) and leaves expired ones out of full snapshots; RocksDB drops them in its
-     * compaction filter, re-reading the clock every {@value #ROCKSDB_TTL_QUERY_TIME_AFTER_ENTRIES}
-     * entries. Each receipt carries an extra 8-byte timestamp. Without a sweep, receipts of keys
-     * that go quiet would stay until the next full snapshot or compaction.
-     */
-    public static StateTtlConfig inboxTtl(Duration dedupeHorizon) {
-        return StateTtlConfig.newBuilder(dedupeHorizon)
-                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                .cleanupFullSnapshot()
-                .cleanupIncrementally(INBOX_CLEANUP_ENTRIES_PER_RECORD, true)
-                .cleanupInRocksdbCompactFilter(ROCKSDB_TTL_QUERY_TIME_AFTER_ENTRIES)
-                .build();
-    }
-
-    static final int INBOX_CLEANUP_ENTRIES_PER_RECORD = 5;
-    static final long ROCKSDB_TTL_QUERY_TIME_AFTER_ENTRIES = 1_000L;
+    /** The key's one pending purge timer; absent when the key holds no receipts. */
+    public static final ValueStateDescriptor<Long> INBOX_PURGE_AT =
+            new ValueStateDescriptor<>("gate-inbox-purge-at", Types.LONG);
 
     // ---- side outputs ----
 

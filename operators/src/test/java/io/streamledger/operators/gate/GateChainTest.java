@@ -53,7 +53,6 @@ class GateChainTest {
     private void at(long t) throws Exception {
         gate.setProcessingTime(t);
         inbox.setProcessingTime(t);
-        inbox.setStateTtlProcessingTime(t);
     }
 
     @Test

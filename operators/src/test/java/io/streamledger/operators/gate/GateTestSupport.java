@@ -31,6 +31,25 @@ final class GateTestSupport {
         return start(h, restoreFrom);
     }
 
+    /** One subtask of a gate running with {@code subtasks} parallel instances. */
+    static KeyedOneInputStreamOperatorTestHarness<String, GateEvent, GateEvent> gateSubtask(
+            GateConfig config,
+            int maxParallelism,
+            int subtasks,
+            int subtask,
+            OperatorSubtaskState restoreFrom)
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new NextVersionGateOperator(new NextVersionGate(config)),
+                        new SourceKeySelector(),
+                        GateState.SOURCE_KEY,
+                        maxParallelism,
+                        subtasks,
+                        subtask);
+        return start(h, restoreFrom);
+    }
+
     static KeyedOneInputStreamOperatorTestHarness<String, GateEvent, GateEvent> inboxHarness(
             GateConfig config, OperatorSubtaskState restoreFrom) throws Exception {
         var h =

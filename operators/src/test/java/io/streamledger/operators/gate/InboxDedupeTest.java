@@ -41,8 +41,11 @@ class InboxDedupeTest {
         assertThat(side(h, GateState.DUPLICATES))
                 .extracting(GateEvent::getVersion)
                 .containsExactly(2L);
-        // one receipt map for the key; TTL needs no timers
-        assertThat(h.numKeyedStateEntries()).isEqualTo(1);
+        // receipt map + purge-at for the key, one purge timer
+        assertThat(h.numKeyedStateEntries()).isEqualTo(2);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        h.setProcessingTime(HORIZON);
+        assertThat(h.numKeyedStateEntries()).isZero();
         assertThat(h.numProcessingTimeTimers()).isZero();
     }
 
@@ -56,61 +59,82 @@ class InboxDedupeTest {
     }
 
     @Test
-    void receiptsExpireAfterTheHorizonAndThenTheIdPassesAgain() throws Exception {
+    void aReceiptOlderThanTheHorizonNoLongerCountsEvenBeforeItIsPurged() throws Exception {
         h = inboxHarness(CONFIG, null);
-        h.setStateTtlProcessingTime(0L);
         h.setProcessingTime(0L);
         h.processElement(ev("k", 1, "fill-1"), 0L);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
 
-        h.setStateTtlProcessingTime(HORIZON - 1);
         h.setProcessingTime(HORIZON - 1);
         h.processElement(ev("k", 2, "fill-1"), 0L);
         assertThat(side(h, GateState.DUPLICATES)).hasSize(1);
 
-        h.setStateTtlProcessingTime(HORIZON);
-        h.setProcessingTime(HORIZON);
+        // read at the horizon, before the purge timer has run: the old receipt is ignored
+        h.getProcessingTimeService().setCurrentTime(HORIZON);
         h.processElement(ev("k", 3, "fill-1"), 0L);
         assertThat(side(h, GateState.DUPLICATES)).hasSize(1);
         assertThat(h.extractOutputValues())
                 .extracting(GateEvent::getVersion)
                 .containsExactly(1L, 3L);
-        assertThat(h.numKeyedStateEntries()).isEqualTo(1);
     }
 
     @Test
-    void expiredReceiptsAreCleanedOnAccessAndLeftOutOfSnapshots() throws Exception {
+    void thePurgeTimerRemovesExpiredReceiptsAndFinallyAllStateAndTimers() throws Exception {
         h = inboxHarness(CONFIG, null);
-        h.setStateTtlProcessingTime(0L);
-        for (int k = 0; k < 3; k++) {
-            h.processElement(ev("old-" + k, 1), 0L);
-        }
-        assertThat(h.numKeyedStateEntries()).isEqualTo(3);
+        h.setProcessingTime(0L);
+        h.processElement(ev("k", 1, "fill-1"), 0L);
+        h.setProcessingTime(600L);
+        h.processElement(ev("k", 2, "fill-2"), 0L);
+        h.processElement(ev("quiet", 1, "fill-q"), 0L);
+        // receipt map + purge-at per key, one timer per key
+        assertThat(h.numKeyedStateEntries()).isEqualTo(4);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(2);
 
-        h.setStateTtlProcessingTime(HORIZON + 1);
-        // full-snapshot cleanup: expired receipts are not written into the snapshot
-        OperatorSubtaskState snapshot = h.snapshot(1L, HORIZON + 1);
-        // incremental cleanup: each record sweeps a few entries of other keys
-        for (int i = 1; i <= 20; i++) {
-            h.processElement(ev("fresh", i), 0L);
-        }
-        assertThat(h.numKeyedStateEntries()).isEqualTo(1);
-        h.close();
+        h.setProcessingTime(HORIZON); // k: fill-1 expires, fill-2 stays; next purge at 1600
+        assertThat(h.numKeyedStateEntries()).isEqualTo(4);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(2);
+        h.processElement(ev("k", 3, "fill-1"), 0L);
+        assertThat(h.extractOutputValues())
+                .extracting(GateEvent::getEventId)
+                .containsExactly("fill-1", "fill-2", "fill-q", "fill-1");
 
-        h = inboxHarness(CONFIG, snapshot);
+        h.setProcessingTime(600L + HORIZON); // quiet key and fill-2 gone
+        assertThat(h.numKeyedStateEntries()).isEqualTo(2);
+        h.setProcessingTime(10 * HORIZON);
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(side(h, GateState.DUPLICATES)).isEmpty();
+    }
+
+    @Test
+    void purgesOfOneKeyAreAtLeastASliceOfTheHorizonApart() throws Exception {
+        h = inboxHarness(CONFIG, null);
+        long slice = HORIZON / InboxDedupe.PURGE_SLICES;
+        h.setProcessingTime(0L);
+        h.processElement(ev("k", 1, "fill-1"), 0L);
+        h.setProcessingTime(100L);
+        h.processElement(ev("k", 2, "fill-2"), 0L);
+
+        // the purge at HORIZON drops fill-1; fill-2 expires at 1,100 but waits for HORIZON+slice
+        h.setProcessingTime(HORIZON + slice - 1);
+        assertThat(h.numKeyedStateEntries()).isEqualTo(2);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        h.setProcessingTime(HORIZON + slice);
         assertThat(h.numKeyedStateEntries()).isZero();
         assertThat(h.numProcessingTimeTimers()).isZero();
     }
 
     @Test
-    void snapshotRestoreKeepsLiveReceipts() throws Exception {
+    void snapshotRestoreKeepsLiveReceiptsAndThePurgeTimer() throws Exception {
         h = inboxHarness(CONFIG, null);
-        h.setStateTtlProcessingTime(0L);
+        h.setProcessingTime(0L);
         h.processElement(ev("k", 1, "fill-1"), 0L);
         OperatorSubtaskState snapshot = h.snapshot(1L, 0L);
         h.close();
 
         h = inboxHarness(CONFIG, snapshot);
-        h.setStateTtlProcessingTime(HORIZON / 2);
+        assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
+        h.setProcessingTime(HORIZON / 2);
         h.processElement(ev("k", 2, "fill-1"), 0L);
         h.processElement(ev("k", 3, "fill-3"), 0L);
         assertThat(side(h, GateState.DUPLICATES))
@@ -119,6 +143,9 @@ class InboxDedupeTest {
         assertThat(h.extractOutputValues())
                 .extracting(GateEvent::getEventId)
                 .containsExactly("fill-3");
-        assertThat(h.numKeyedStateEntries()).isEqualTo(1);
+
+        h.setProcessingTime(HORIZON / 2 + HORIZON);
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numProcessingTimeTimers()).isZero();
     }
 }

@@ -339,4 +339,37 @@ class NextVersionGateTest {
         assertThat(appliedVersions(h)).containsExactly(2L, 3L);
         assertDrained(1);
     }
+
+    @Test
+    void rescalingFromOneToTwoSubtasksSplitsParkedKeysAndTheirGauges() throws Exception {
+        int maxParallelism = 128;
+        int keys = 40;
+        h = GateTestSupport.gateSubtask(CONFIG, maxParallelism, 1, 0, null);
+        for (int k = 0; k < keys; k++) {
+            h.processElement(ev("key-" + k, 1), 0L);
+            h.processElement(ev("key-" + k, 3), 0L);
+        }
+        OperatorSubtaskState snapshot = h.snapshot(1L, 0L);
+        h.close();
+        h = null;
+
+        long parked = 0;
+        int gaps = 0;
+        int timers = 0;
+        for (int subtask = 0; subtask < 2; subtask++) {
+            OperatorSubtaskState part =
+                    org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
+                            .repartitionOperatorState(snapshot, maxParallelism, 1, 2, subtask);
+            try (var s = GateTestSupport.gateSubtask(CONFIG, maxParallelism, 2, subtask, part)) {
+                ParkingTracker t = gateOf(s).tracker();
+                assertThat(t.openGaps()).as("subtask %d holds some gaps", subtask).isPositive();
+                parked += t.parked();
+                gaps += t.openGaps();
+                timers += s.numProcessingTimeTimers();
+            }
+        }
+        assertThat(parked).isEqualTo(keys);
+        assertThat(gaps).isEqualTo(keys);
+        assertThat(timers).isEqualTo(keys);
+    }
 }

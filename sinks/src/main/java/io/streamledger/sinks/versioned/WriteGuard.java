@@ -1,5 +1,6 @@
 package io.streamledger.sinks.versioned;
 
+import io.streamledger.model.table.Attr;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -13,10 +14,10 @@ public final class WriteGuard implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Default partition key attribute of every streamledger table (seed key grammar). */
-    public static final String DEFAULT_PARTITION_KEY_ATTRIBUTE = "PK";
+    public static final String DEFAULT_PARTITION_KEY_ATTRIBUTE = Attr.PK;
 
-    /** Default attribute holding the source version on projected items (seed AP07, IDX07). */
-    public static final String DEFAULT_VERSION_ATTRIBUTE = "sourceVersion";
+    /** Default attribute holding the source version on projected items (seed AP07, AP13). */
+    public static final String DEFAULT_VERSION_ATTRIBUTE = Attr.SOURCE_VERSION;
 
     private final GuardStrategy strategy;
     private final String partitionKeyAttribute;
