@@ -78,7 +78,15 @@ class PipelineITCase {
 
     @Test
     void fillsBecomeBalancedPostingsAndThePortfolioEqualsTheAuthority() throws Exception {
-        Workload w = new Workload(11, 2, 4, 3, 40, 5);
+        // -Dstreamledger.it.orders / .maxFills / .timeoutSeconds scale it up (figures in README)
+        Workload w =
+                new Workload(
+                        11,
+                        Integer.getInteger("streamledger.it.tenants", 2),
+                        Integer.getInteger("streamledger.it.accounts", 4),
+                        Integer.getInteger("streamledger.it.symbols", 3),
+                        Integer.getInteger("streamledger.it.orders", 40),
+                        Integer.getInteger("streamledger.it.maxFills", 5));
         run(w, false, (conf, table) -> conf);
     }
 
@@ -213,7 +221,8 @@ class PipelineITCase {
 
         JobClient job = env.executeAsync("pipeline-it");
         try {
-            awaitConverged(w, Duration.ofSeconds(80), job);
+            awaitConverged(
+                    w, Duration.ofSeconds(Long.getLong("streamledger.it.timeoutSeconds", 80)), job);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
