@@ -70,7 +70,8 @@ public final class ProjectionBootstrap {
     public Result run(StreamExecutionEnvironment env, String savepointPath) throws Exception {
         long start = System.currentTimeMillis();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        env.getConfig().disableGenericTypes();
+        // no disableGenericTypes() here: the State Processor API's own TaggedOperatorSubtaskState
+        // is a generic type; the project's types all carry explicit TypeInformation
         List<Integer> fileIndexes = new ArrayList<>();
         for (int i = 0; i < export.files().size(); i++) {
             fileIndexes.add(i);
