@@ -9,7 +9,8 @@ import org.apache.flink.configuration.Configuration;
 
 /**
  * One Portfolio projection namespace (CS09 "versioned rebuild"): the {@code Portfolio_v<n>} view
- * table and the IDX12 checkpoint rows of projection {@code <base>_v<n>} in the Projection table.
+ * table and the IDX12 checkpoint rows of projection {@link #checkpointName()} in the Projection
+ * table.
  *
  * <p>Why the version is in the projection name and not in the {@code V#v} key segment: in the IDX12
  * key {@code PROJ#name#V#v#SHARD#h}, {@code v} is the shard-map version (AP13 "projection + source
@@ -50,9 +51,12 @@ public record Namespace(String prefix, String base, int version) implements Seri
         return naming().physicalName(Tables.LEDGER);
     }
 
-    /** Projection name in this namespace's IDX12 checkpoint keys. */
+    /**
+     * Projection name in this namespace's IDX12 checkpoint keys: {@code <base>} for version 1 (the
+     * projection job's default, so a first deployment needs no rename), {@code <base>_v<n>} after.
+     */
     public String checkpointName() {
-        return base + "_v" + version;
+        return version == 1 ? base : base + "_v" + version;
     }
 
     public Namespace next() {
