@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 
 /**
- * Injects throttling, 500s and latency into matching requests (CS09): the Java API behind the
- * {@code /__admin/faults} path; rules fire by probability and/or count until cleared.
+ * Injects throttling, 500s and latency into matching requests (CS03/CS05 retry paths): the Java API
+ * behind the {@code /__admin/faults} path; rules fire by probability and/or count until cleared.
  */
 public final class FaultInjector {
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();

@@ -1,6 +1,6 @@
 package io.streamledger.local.fault;
 
-/** What an injected fault does to a matching request (CS09 retry/backoff paths). */
+/** What an injected fault does to a matching request (CS03/CS05 retry/backoff paths). */
 public enum FaultKind {
     /** 400 ProvisionedThroughputExceededException (per item in BatchWriteItem/BatchGetItem). */
     THROTTLE,

@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * BatchWriteItem / BatchGetItem limits and UnprocessedItems/Keys under injected throttling, and the
- * fault injector through its Java API and admin HTTP path (CS09 retry paths).
+ * fault injector through its Java API and admin HTTP path (the CS03/CS05 retry paths).
  */
 @ExtendWith(LocalDynamoDbExtension.class)
 class BatchAndFaultsITCase {
