@@ -9,5 +9,10 @@ public enum FaultKind {
     /** 500 InternalServerError. */
     INTERNAL_ERROR,
     /** Adds latency, then serves the request normally. */
-    LATENCY
+    LATENCY,
+    /**
+     * TransactWriteItems is cancelled with a TransactionConflict reason on its first action (as
+     * when another transaction holds the item); other operations are unaffected.
+     */
+    TRANSACTION_CONFLICT
 }

@@ -228,6 +228,37 @@ class BatchAndFaultsITCase {
     }
 
     @Test
+    void injectedTransactionConflictCancelsWithoutApplying() {
+        endpoint.faults().add(FaultRule.of(FaultKind.TRANSACTION_CONFLICT).table(table).count(1));
+        var items =
+                List.of(
+                        software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                .put(
+                                        p ->
+                                                p.tableName(table)
+                                                        .item(Map.of("PK", s("tc"), "SK", s("1"))))
+                                .build(),
+                        software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                .put(
+                                        p ->
+                                                p.tableName(table)
+                                                        .item(Map.of("PK", s("tc"), "SK", s("2"))))
+                                .build());
+        assertThatThrownBy(() -> noRetry.transactWriteItems(b -> b.transactItems(items)))
+                .isInstanceOfSatisfying(
+                        software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException
+                                .class,
+                        e ->
+                                assertThat(e.cancellationReasons())
+                                        .extracting(r -> r.code())
+                                        .containsExactly("TransactionConflict", "None"));
+        assertThat(noRetry.getItem(b -> b.tableName(table).key(key("tc", "1"))).hasItem())
+                .isFalse();
+        noRetry.transactWriteItems(b -> b.transactItems(items));
+        assertThat(noRetry.getItem(b -> b.tableName(table).key(key("tc", "2"))).hasItem()).isTrue();
+    }
+
+    @Test
     void latencyIsAdded() {
         endpoint.faults().add(FaultRule.latency(300).operation("GetItem").count(1));
         long t0 = System.nanoTime();
