@@ -215,11 +215,14 @@ final class BackfillCommand {
                             : Path.of(savepoint).toAbsolutePath().toUri().toString();
             OUT.println(
                     "bootstrapping " + m.itemCount() + " exported items into " + ns + " and " + sp);
+            Progress written = new Progress(OUT, "bootstrap (export items read)", m.itemCount());
             ProjectionBootstrap.Result r =
                     new ProjectionBootstrap(m, ns, conn.client(), maxParallelism)
                             .run(
                                     StreamExecutionEnvironment.createLocalEnvironment(parallelism),
-                                    sp);
+                                    sp,
+                                    written::set);
+            written.done();
             OUT.printf(
                     "bootstrap done: %d authorities of %d items in %.1f s (%.0f authorities/s); savepoint %s%n",
                     r.authorities(),

@@ -22,7 +22,12 @@ final class Progress {
     }
 
     void add(long n) {
-        count += n;
+        set(count + n);
+    }
+
+    /** The absolute count so far (e.g. a running job's accumulator). */
+    void set(long n) {
+        count = n;
         long now = System.nanoTime();
         if (now - lastPrint >= 1_000_000_000L) {
             lastPrint = now;

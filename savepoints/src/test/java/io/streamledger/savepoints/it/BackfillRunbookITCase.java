@@ -17,7 +17,6 @@ import io.streamledger.savepoints.inspect.SavepointInspector;
 import io.streamledger.savepoints.proof.NamespaceProof;
 import io.streamledger.savepoints.proof.ProofReport;
 import io.streamledger.savepoints.testing.AuthorityWorkload;
-import io.streamledger.savepoints.testing.Ledger;
 import io.streamledger.savepoints.testing.LocalDdb;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -108,7 +107,14 @@ class BackfillRunbookITCase {
                                                 AttributeValue.fromN("1"))));
         List<Map<String, AttributeValue>> oldBefore = sorted(local.scan(v1.portfolioTable()));
 
-        Path export = Ledger.export(local.ddb, ledger, tmp.resolve("exports"));
+        assertThat(cli("backfill", "plan")).isEqualTo(0);
+        // ExportTableToPointInTime through the CLI; the local endpoint writes the S3 layout here
+        assertThat(cli("backfill", "export", "--bucket", "backups", "--s3-prefix", "ledger"))
+                .isEqualTo(0);
+        Path export;
+        try (var dirs = Files.list(tmp.resolve("exports/backups/ledger/AWSDynamoDB"))) {
+            export = dirs.findFirst().orElseThrow();
+        }
         Path sp = tmp.resolve("savepoint");
         assertThat(
                         cli(
@@ -151,6 +157,8 @@ class BackfillRunbookITCase {
             job.cancel().get();
         }
 
+        // retire is refused while v1 is still the live namespace
+        assertThat(cli("backfill", "retire", "--version", "1", "--confirm")).isEqualTo(3);
         Path proofDir = tmp.resolve("proof");
         assertThat(cli("backfill", "verify", "--version", "2", "--out", proofDir.toString()))
                 .isEqualTo(0);
