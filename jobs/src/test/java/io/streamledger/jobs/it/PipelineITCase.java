@@ -118,7 +118,7 @@ class PipelineITCase {
                     (table, arn) ->
                             stack.ddb.enableKinesisStreamingDestination(
                                     b -> b.tableName(table).streamArn(arn)));
-            Workload w = new Workload(31, 2, 4, 3, 40, 5);
+            Workload w = sized(31, 40);
             run(
                     w,
                     false,
@@ -166,6 +166,10 @@ class PipelineITCase {
             faults.add(FaultRule.throttle().operation("TransactWriteItems").probability(0.15));
             faults.add(FaultRule.internalError().operation("UpdateItem").probability(0.05));
             faults.add(FaultRule.internalError().operation("BatchGetItem").probability(0.05));
+            faults.add(
+                    FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
+                            .operation("TransactWriteItems")
+                            .probability(0.05));
         }
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
