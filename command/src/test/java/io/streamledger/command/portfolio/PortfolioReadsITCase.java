@@ -208,4 +208,14 @@ class PortfolioReadsITCase {
         Reply limit = f.get("/v1/accounts/ACC-P/portfolio?limit=0", CommandFixture.KEY_A);
         assertThat(limit.status()).isEqualTo(400);
     }
+
+    @Test
+    void anAliasNamingAMissingNamespaceIs503NotAnEmptyPortfolio() {
+        alias(3); // Portfolio_v3 was never created
+        Reply r = f.get("/v1/accounts/ACC-P/portfolio", CommandFixture.KEY_A);
+        assertThat(r.status()).as(r.raw()).isEqualTo(503);
+        assertThat(r.json().get("error").get("code").asText())
+                .isEqualTo("PORTFOLIO_NAMESPACE_UNAVAILABLE");
+        assertThat(r.json().get("error").get("message").asText()).contains("Portfolio_v3");
+    }
 }
