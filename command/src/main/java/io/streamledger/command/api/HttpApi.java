@@ -41,7 +41,8 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.fills.FillService fills,
             io.streamledger.command.fills.TradeQueries trades,
             io.streamledger.command.ledger.LedgerService ledger,
-            io.streamledger.command.ledger.BalanceQueries balances) {}
+            io.streamledger.command.ledger.BalanceQueries balances,
+            io.streamledger.command.portfolio.PortfolioQueries portfolio) {}
 
     public HttpApi(ApiKeyAuthenticator auth, Services s) {
         this.app =
@@ -203,6 +204,23 @@ public final class HttpApi implements AutoCloseable {
                                             .balances(
                                                     tenant(ctx), ctx.pathParam("a"), meter(ctx))));
         }
+        if (s.portfolio() != null) {
+            app.get(
+                    "/v1/accounts/{a}/portfolio",
+                    ctx -> {
+                        onlyParams(ctx, io.streamledger.command.portfolio.PortfolioQueries.PARAMS);
+                        writeRead(
+                                ctx,
+                                s.portfolio()
+                                        .portfolio(
+                                                tenant(ctx),
+                                                ctx.pathParam("a"),
+                                                ctx.queryParam("symbol"),
+                                                ctx.queryParam("cursor"),
+                                                limit(ctx),
+                                                meter(ctx)));
+                    });
+        }
 
         app.exception(
                 ApiException.class,
@@ -263,6 +281,24 @@ public final class HttpApi implements AutoCloseable {
             return Integer.valueOf(l);
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("INVALID_FIELD", "limit must be an integer");
+        }
+    }
+
+    /** Query parameters like body fields: unknown or repeated ones are 400, never ignored. */
+    private static void onlyParams(Context ctx, java.util.Set<String> allowed) {
+        for (Map.Entry<String, java.util.List<String>> e : ctx.queryParamMap().entrySet()) {
+            if (!allowed.contains(e.getKey())) {
+                throw ApiException.badRequest(
+                        "UNKNOWN_PARAMETER",
+                        "unknown query parameter '"
+                                + e.getKey()
+                                + "'; allowed: "
+                                + new java.util.TreeSet<>(allowed));
+            }
+            if (e.getValue().size() > 1) {
+                throw ApiException.badRequest(
+                        "INVALID_FIELD", "query parameter '" + e.getKey() + "' is repeated");
+            }
         }
     }
 

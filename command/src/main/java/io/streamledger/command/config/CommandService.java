@@ -21,6 +21,7 @@ import io.streamledger.command.ledger.LedgerTxnCommand;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
+import io.streamledger.command.portfolio.PortfolioQueries;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,6 +43,7 @@ public final class CommandService {
     private final TradeQueries trades;
     private final LedgerService ledger;
     private final BalanceQueries balances;
+    private final PortfolioQueries portfolio;
 
     public CommandService(DynamoDbClient client, ServiceConfig config, RetryPolicy retry) {
         this.config = config;
@@ -64,6 +66,7 @@ public final class CommandService {
                 new LedgerService(
                         ddb, tables, executor, new LedgerRules(config.overdraftExemptPrefixes()));
         this.balances = new BalanceQueries(ddb, tables);
+        this.portfolio = new PortfolioQueries(ddb, tables);
     }
 
     /**
@@ -108,7 +111,9 @@ public final class CommandService {
 
     public HttpApi http(ApiKeyAuthenticator auth) {
         return new HttpApi(
-                auth, new HttpApi.Services(orders, orderQueries, fills, trades, ledger, balances));
+                auth,
+                new HttpApi.Services(
+                        orders, orderQueries, fills, trades, ledger, balances, portfolio));
     }
 
     public ServiceConfig config() {

@@ -10,7 +10,9 @@ import io.streamledger.model.keys.OrderByStatusKey;
 import io.streamledger.model.keys.OrderKey;
 import io.streamledger.model.keys.OutboxKey;
 import io.streamledger.model.keys.OutboxReadyKey;
+import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.keys.PostingKey;
+import io.streamledger.model.keys.ProjectionAliasKey;
 import io.streamledger.model.keys.RepairDueKey;
 import io.streamledger.model.keys.RequestKey;
 import io.streamledger.model.keys.TradeByAccountKey;
@@ -39,6 +41,8 @@ public final class Schema {
     public static final String GSI2SK = Attr.GSI2SK;
     public static final String READY_PK = Attr.READY_PK;
     public static final String READY_SK = Attr.READY_SK;
+    public static final String ACTIVE_VERSION = Attr.ACTIVE_VERSION;
+    public static final String SOURCE_VERSION = Attr.SOURCE_VERSION;
 
     /** IDX19 lives on the Idempotency table's GSI1 attributes. */
     public static final String REPAIR_PK = Tables.IDEMPOTENCY.gsis().get(0).pkAttr();
@@ -120,6 +124,20 @@ public final class Schema {
 
     public static String symbolPk(String t, String symbol) {
         return KeyPaths.IDX06_PK.build(t, symbol);
+    }
+
+    // IDX07 (AP07 Portfolio view, read only)
+    public static String portfolioPk(String t, String a) {
+        return KeyPaths.IDX07_PK.build(t, a);
+    }
+
+    public static PositionKey position(String t, String a, String symbol) {
+        return new PositionKey(t, a, symbol);
+    }
+
+    /** CS09 alias of the Portfolio projection in the Projection table. */
+    public static ProjectionAliasKey portfolioAlias() {
+        return ProjectionAliasKey.PORTFOLIO;
     }
 
     // IDX08

@@ -5,10 +5,17 @@ import io.streamledger.model.table.Tables;
 
 /**
  * Physical names of the bounded-context tables the command service writes (seed "Table-boundary
- * decision"), from the model's TableSpecs behind a deployment prefix.
+ * decision"), plus the Projection table and the versioned Portfolio tables it only reads (AP07),
+ * from the model's TableSpecs behind a deployment prefix.
  */
 public record TableNames(
-        String orders, String execution, String idempotency, String ledger, String context) {
+        String orders,
+        String execution,
+        String idempotency,
+        String ledger,
+        String context,
+        String projection,
+        TableNaming naming) {
 
     public static TableNames withPrefix(String prefix) {
         TableNaming n = new TableNaming(prefix);
@@ -17,6 +24,13 @@ public record TableNames(
                 n.physicalName(Tables.EXECUTION),
                 n.physicalName(Tables.IDEMPOTENCY),
                 n.physicalName(Tables.LEDGER),
-                n.physicalName(Tables.CONTEXT));
+                n.physicalName(Tables.CONTEXT),
+                n.physicalName(Tables.PROJECTION),
+                n);
+    }
+
+    /** The physical name of Portfolio namespace {@code version}, e.g. {@code Portfolio_v2}. */
+    public String portfolio(int version) {
+        return naming.physicalName(Tables.PORTFOLIO, version);
     }
 }

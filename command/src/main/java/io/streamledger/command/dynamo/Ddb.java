@@ -56,6 +56,24 @@ public final class Ddb {
         return r.hasItem() && !r.item().isEmpty() ? r.item() : null;
     }
 
+    /** An eventually consistent GetItem (half the read units of {@link #getStrong}). */
+    public Map<String, AttributeValue> getEventual(
+            String table, Map<String, AttributeValue> key, CapacityMeter meter) {
+        GetItemResponse r =
+                retrying.call(
+                        () ->
+                                client.getItem(
+                                        GetItemRequest.builder()
+                                                .tableName(table)
+                                                .key(key)
+                                                .consistentRead(false)
+                                                .returnConsumedCapacity(
+                                                        ReturnConsumedCapacity.INDEXES)
+                                                .build()));
+        meter.add(r.consumedCapacity());
+        return r.hasItem() && !r.item().isEmpty() ? r.item() : null;
+    }
+
     /** A conditional put; ConditionalCheckFailedException propagates to the caller. */
     public PutItemResponse put(PutItemRequest.Builder req, CapacityMeter meter) {
         PutItemRequest built = req.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
