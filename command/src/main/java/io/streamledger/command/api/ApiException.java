@@ -1,0 +1,50 @@
+package io.streamledger.command.api;
+
+import java.util.Map;
+
+/** A request outcome that is not a success: HTTP status, stable error code, precise message. */
+public class ApiException extends RuntimeException {
+
+    private final int status;
+    private final String code;
+    private final Map<String, String> headers;
+
+    public ApiException(int status, String code, String message) {
+        this(status, code, message, Map.of());
+    }
+
+    public ApiException(int status, String code, String message, Map<String, String> headers) {
+        super(message);
+        this.status = status;
+        this.code = code;
+        this.headers = Map.copyOf(headers);
+    }
+
+    public static ApiException badRequest(String code, String message) {
+        return new ApiException(400, code, message);
+    }
+
+    public static ApiException unprocessable(String code, String message) {
+        return new ApiException(422, code, message);
+    }
+
+    public static ApiException conflict(String code, String message) {
+        return new ApiException(409, code, message);
+    }
+
+    public static ApiException notFound(String message) {
+        return new ApiException(404, "NOT_FOUND", message);
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public Map<String, String> headers() {
+        return headers;
+    }
+}

@@ -1,0 +1,334 @@
+package io.streamledger.command.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.streamledger.command.auth.ApiKeyAuthenticator;
+import io.streamledger.command.dynamo.CapacityMeter;
+import io.streamledger.command.idempotency.IdempotentExecutor;
+import io.streamledger.command.orders.OrderQueries;
+import io.streamledger.command.orders.OrderService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP surface (Javalin): authenticates every /v1 request by API key (tenant from the key),
+ * bounds and strictly parses bodies, and writes each response with the capacity it consumed.
+ */
+public final class HttpApi implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+
+    public static final String HEADER_API_KEY = "X-Api-Key";
+    public static final String HEADER_IDEMPOTENCY_KEY = "Idempotency-Key";
+    public static final String HEADER_CAPACITY = "X-Consumed-Capacity";
+    public static final String HEADER_REPLAYED = "Idempotent-Replayed";
+
+    private static final String ATTR_TENANT = "sl.tenant";
+    private static final String ATTR_METER = "sl.meter";
+
+    private final Javalin app;
+
+    /** The services the routes call; each may be null to leave its routes out. */
+    public record Services(
+            OrderService orders,
+            OrderQueries orderQueries,
+            io.streamledger.command.fills.FillService fills,
+            io.streamledger.command.fills.TradeQueries trades,
+            io.streamledger.command.ledger.LedgerService ledger,
+            io.streamledger.command.ledger.BalanceQueries balances) {}
+
+    public HttpApi(ApiKeyAuthenticator auth, Services s) {
+        this.app =
+                Javalin.create(
+                        cfg -> {
+                            cfg.showJavalinBanner = false;
+                            cfg.http.maxRequestSize = StrictJson.MAX_BODY_BYTES;
+                        });
+        app.before(
+                "/v1/*",
+                ctx -> {
+                    ctx.attribute(ATTR_METER, new CapacityMeter());
+                    String key = ctx.header(HEADER_API_KEY);
+                    if (key == null) {
+                        String authz = ctx.header("Authorization");
+                        if (authz != null && authz.startsWith("Bearer ")) {
+                            key = authz.substring("Bearer ".length());
+                        }
+                    }
+                    String tenant = auth.tenantFor(key).orElse(null);
+                    if (tenant == null) {
+                        throw new ApiException(
+                                401,
+                                "UNAUTHENTICATED",
+                                "missing or unknown API key (send it in the "
+                                        + HEADER_API_KEY
+                                        + " header)");
+                    }
+                    ctx.attribute(ATTR_TENANT, tenant);
+                });
+        app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
+
+        if (s.orders() != null) {
+            app.post(
+                    "/v1/orders",
+                    ctx -> {
+                        String key = idempotencyKey(ctx);
+                        ObjectNode body = body(ctx);
+                        writeOutcome(ctx, s.orders().place(tenant(ctx), key, body, meter(ctx)));
+                    });
+        }
+        if (s.orderQueries() != null) {
+            app.get(
+                    "/v1/orders/{id}",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.orderQueries()
+                                            .get(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+            app.get(
+                    "/v1/accounts/{a}/orders",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.orderQueries()
+                                            .listByAccount(
+                                                    tenant(ctx),
+                                                    ctx.pathParam("a"),
+                                                    ctx.queryParam("status"),
+                                                    ctx.queryParam("cursor"),
+                                                    limit(ctx),
+                                                    meter(ctx))));
+        }
+        if (s.fills() != null) {
+            app.post(
+                    "/v1/orders/{id}/fills",
+                    ctx -> {
+                        ObjectNode body = body(ctx);
+                        writeOutcome(
+                                ctx,
+                                s.fills().fill(tenant(ctx), ctx.pathParam("id"), body, meter(ctx)));
+                    });
+        }
+        if (s.trades() != null) {
+            app.get(
+                    "/v1/orders/{id}/trades",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.trades()
+                                            .byOrder(
+                                                    tenant(ctx),
+                                                    ctx.pathParam("id"),
+                                                    ctx.queryParam("cursor"),
+                                                    limit(ctx),
+                                                    meter(ctx))));
+            app.get(
+                    "/v1/accounts/{a}/trades",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.trades()
+                                            .byAccount(
+                                                    tenant(ctx),
+                                                    ctx.pathParam("a"),
+                                                    ctx.queryParam("cursor"),
+                                                    limit(ctx),
+                                                    meter(ctx))));
+            app.get(
+                    "/v1/symbols/{s}/trades",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.trades()
+                                            .bySymbol(
+                                                    tenant(ctx),
+                                                    ctx.pathParam("s"),
+                                                    ctx.queryParam("cursor"),
+                                                    limit(ctx),
+                                                    meter(ctx))));
+        }
+        if (s.ledger() != null) {
+            app.post(
+                    "/v1/ledger/transactions",
+                    ctx -> {
+                        ObjectNode body = body(ctx);
+                        writeOutcome(ctx, s.ledger().post(tenant(ctx), body, meter(ctx)));
+                    });
+            app.post(
+                    "/v1/ledger/reservations",
+                    ctx -> {
+                        ObjectNode body = body(ctx);
+                        writeOutcome(ctx, s.ledger().reserve(tenant(ctx), body, meter(ctx)));
+                    });
+            app.post(
+                    "/v1/ledger/reservations/{id}/release",
+                    ctx -> {
+                        ObjectNode body = body(ctx);
+                        writeOutcome(
+                                ctx,
+                                s.ledger()
+                                        .release(
+                                                tenant(ctx),
+                                                ctx.pathParam("id"),
+                                                body,
+                                                meter(ctx)));
+                    });
+            app.post(
+                    "/v1/ledger/reservations/{id}/consume",
+                    ctx -> {
+                        ObjectNode body = body(ctx);
+                        writeOutcome(
+                                ctx,
+                                s.ledger()
+                                        .consume(
+                                                tenant(ctx),
+                                                ctx.pathParam("id"),
+                                                body,
+                                                meter(ctx)));
+                    });
+        }
+        if (s.balances() != null) {
+            app.get(
+                    "/v1/accounts/{a}/balances",
+                    ctx ->
+                            writeRead(
+                                    ctx,
+                                    s.balances()
+                                            .balances(
+                                                    tenant(ctx), ctx.pathParam("a"), meter(ctx))));
+        }
+
+        app.exception(
+                ApiException.class,
+                (e, ctx) -> {
+                    e.headers().forEach(ctx::header);
+                    capacityHeader(ctx);
+                    ctx.status(e.status())
+                            .contentType("application/json")
+                            .result(ErrorBodies.json(e.code(), e.getMessage()));
+                });
+        app.exception(
+                Exception.class,
+                (e, ctx) -> {
+                    LOG.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);
+                    capacityHeader(ctx);
+                    ctx.status(500)
+                            .contentType("application/json")
+                            .result(ErrorBodies.json("INTERNAL", "internal error"));
+                });
+        app.error(
+                404,
+                ctx -> {
+                    if (ctx.result() == null || ctx.result().isEmpty()) {
+                        ctx.contentType("application/json")
+                                .result(ErrorBodies.json("NOT_FOUND", "no route " + ctx.path()));
+                    }
+                });
+    }
+
+    public HttpApi start(String host, int port) {
+        app.start(host, port);
+        return this;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+
+    private static String tenant(Context ctx) {
+        return ctx.attribute(ATTR_TENANT);
+    }
+
+    private static CapacityMeter meter(Context ctx) {
+        return ctx.attribute(ATTR_METER);
+    }
+
+    private static Integer limit(Context ctx) {
+        String l = ctx.queryParam("limit");
+        if (l == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(l);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("INVALID_FIELD", "limit must be an integer");
+        }
+    }
+
+    private static String idempotencyKey(Context ctx) {
+        String key = ctx.header(HEADER_IDEMPOTENCY_KEY);
+        if (key == null || key.isEmpty()) {
+            throw ApiException.badRequest(
+                    "MISSING_IDEMPOTENCY_KEY", "header " + HEADER_IDEMPOTENCY_KEY + " is required");
+        }
+        return Fields.checkId("header " + HEADER_IDEMPOTENCY_KEY, key);
+    }
+
+    /** Reads at most MAX_BODY_BYTES + 1 bytes, so an oversized body is 413 without buffering it. */
+    static ObjectNode body(Context ctx) throws IOException {
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > StrictJson.MAX_BODY_BYTES) {
+            throw StrictJson.tooLarge(declared);
+        }
+        byte[] bytes;
+        try (InputStream in = ctx.req().getInputStream()) {
+            bytes = in.readNBytes(StrictJson.MAX_BODY_BYTES + 1);
+        }
+        if (bytes.length > StrictJson.MAX_BODY_BYTES) {
+            throw StrictJson.tooLarge(bytes.length);
+        }
+        return StrictJson.parseObject(bytes);
+    }
+
+    private static void capacityHeader(Context ctx) {
+        CapacityMeter m = ctx.attribute(ATTR_METER);
+        if (m != null) {
+            ctx.header(HEADER_CAPACITY, m.headerValue());
+        }
+    }
+
+    private static ObjectNode meta(CapacityMeter m, Boolean replayed) {
+        ObjectNode meta = StrictJson.MAPPER.createObjectNode();
+        ObjectNode cc = meta.putObject("consumedCapacity");
+        cc.put("total", m.total());
+        ObjectNode by = cc.putObject("byTarget");
+        m.byTarget().forEach(by::put);
+        if (replayed != null) {
+            meta.put("replayed", replayed);
+        }
+        return meta;
+    }
+
+    private static void writeOutcome(Context ctx, IdempotentExecutor.Outcome outcome)
+            throws JsonProcessingException {
+        CapacityMeter m = meter(ctx);
+        JsonNode stored = StrictJson.MAPPER.readTree(outcome.response().body());
+        ObjectNode doc = ((ObjectNode) stored).deepCopy();
+        doc.set("meta", meta(m, outcome.replayed()));
+        capacityHeader(ctx);
+        ctx.header(HEADER_REPLAYED, Boolean.toString(outcome.replayed()));
+        ctx.status(outcome.response().status())
+                .contentType("application/json")
+                .result(StrictJson.MAPPER.writeValueAsString(doc));
+    }
+
+    private static void writeRead(Context ctx, ObjectNode body) throws JsonProcessingException {
+        CapacityMeter m = meter(ctx);
+        body.set("meta", meta(m, null));
+        capacityHeader(ctx);
+        ctx.status(200)
+                .contentType("application/json")
+                .result(StrictJson.MAPPER.writeValueAsString(body));
+    }
+}

@@ -1,0 +1,145 @@
+package io.streamledger.command.config;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.command.api.Fields;
+import io.streamledger.command.api.HttpApi;
+import io.streamledger.command.api.StrictJson;
+import io.streamledger.command.auth.ApiKeyAuthenticator;
+import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.command.dynamo.Retrying;
+import io.streamledger.command.fills.FillCommand;
+import io.streamledger.command.fills.FillService;
+import io.streamledger.command.fills.TradeQueries;
+import io.streamledger.command.idempotency.IdempotencyRecord;
+import io.streamledger.command.idempotency.IdempotencyStore;
+import io.streamledger.command.idempotency.IdempotentExecutor;
+import io.streamledger.command.ledger.BalanceQueries;
+import io.streamledger.command.ledger.LedgerRules;
+import io.streamledger.command.ledger.LedgerService;
+import io.streamledger.command.ledger.LedgerTxnCommand;
+import io.streamledger.command.orders.OrderQueries;
+import io.streamledger.command.orders.OrderService;
+import io.streamledger.command.orders.PlaceOrderCommand;
+import io.streamledger.command.repair.IdempotencyRepairWorker;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/** Wires the admission services (CS01-CS05, CS10-CS11) over one DynamoDB client. */
+public final class CommandService {
+
+    private final ServiceConfig config;
+    private final TableNames tables;
+    private final Ddb ddb;
+    private final IdempotencyStore store;
+    private final IdempotentExecutor executor;
+    private final OrderService orders;
+    private final OrderQueries orderQueries;
+    private final FillService fills;
+    private final TradeQueries trades;
+    private final LedgerService ledger;
+    private final BalanceQueries balances;
+
+    public CommandService(DynamoDbClient client, ServiceConfig config, RetryPolicy retry) {
+        this.config = config;
+        this.tables = TableNames.withPrefix(config.tablePrefix());
+        this.ddb = new Ddb(client, new Retrying(retry));
+        this.store =
+                new IdempotencyStore(
+                        ddb,
+                        tables.idempotency(),
+                        config.clock(),
+                        config.lease(),
+                        config.retention(),
+                        config.repairIndexOnClaim());
+        this.executor = new IdempotentExecutor(store, config.repairDelay());
+        this.orders = new OrderService(ddb, tables, executor);
+        this.orderQueries = new OrderQueries(ddb, tables);
+        this.fills = new FillService(ddb, tables, executor);
+        this.trades = new TradeQueries(ddb, tables);
+        this.ledger =
+                new LedgerService(
+                        ddb, tables, executor, new LedgerRules(config.overdraftExemptPrefixes()));
+        this.balances = new BalanceQueries(ddb, tables);
+    }
+
+    /**
+     * The AP18 re-attempt of a queued record's effect from its canonical command; null for
+     * operations without a safe automatic re-attempt (reservations), which are escalated.
+     */
+    public IdempotentExecutor.Effect repairEffect(IdempotencyRecord r) {
+        if (r.commandJson() == null) {
+            return null;
+        }
+        ObjectNode c = StrictJson.parseObject(r.commandJson().getBytes(StandardCharsets.UTF_8));
+        switch (r.operation()) {
+            case PlaceOrderCommand.OPERATION:
+                {
+                    PlaceOrderCommand cmd = PlaceOrderCommand.parse(Fields.of(c));
+                    return (claim, m) -> orders.accept(claim, cmd, m);
+                }
+            case FillCommand.OPERATION:
+                {
+                    String orderId = c.remove("orderId").textValue();
+                    FillCommand cmd = FillCommand.parse(orderId, Fields.of(c));
+                    return (claim, m) -> fills.apply(claim, cmd, m);
+                }
+            case LedgerTxnCommand.OPERATION:
+                return ledger.reattempt(r.tenant(), r.commandJson());
+            default:
+                return null;
+        }
+    }
+
+    public IdempotencyRepairWorker repairWorker(
+            Supplier<Collection<String>> tenants, String owner) {
+        return new IdempotencyRepairWorker(
+                ddb,
+                store,
+                tenants,
+                this::repairEffect,
+                owner,
+                config.repairDelay(),
+                Duration.ofHours(1));
+    }
+
+    public HttpApi http(ApiKeyAuthenticator auth) {
+        return new HttpApi(
+                auth, new HttpApi.Services(orders, orderQueries, fills, trades, ledger, balances));
+    }
+
+    public ServiceConfig config() {
+        return config;
+    }
+
+    public TableNames tables() {
+        return tables;
+    }
+
+    public Ddb ddb() {
+        return ddb;
+    }
+
+    public IdempotencyStore store() {
+        return store;
+    }
+
+    public IdempotentExecutor executor() {
+        return executor;
+    }
+
+    public OrderService orders() {
+        return orders;
+    }
+
+    public FillService fills() {
+        return fills;
+    }
+
+    public LedgerService ledger() {
+        return ledger;
+    }
+}

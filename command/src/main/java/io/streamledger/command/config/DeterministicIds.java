@@ -1,0 +1,36 @@
+package io.streamledger.command.config;
+
+import io.streamledger.command.idempotency.Fingerprint;
+
+/**
+ * Deterministic identities (seed AP08 step 4, AP10): an effect can be rediscovered by the repair
+ * worker because its id is a function of the business identity, not of the attempt.
+ */
+public final class DeterministicIds {
+
+    private DeterministicIds() {}
+
+    /** One order per tenant + clientOrderId (AP17). */
+    public static String orderId(String tenant, String clientOrderId) {
+        return "o-"
+                + Fingerprint.sha256Hex("order\n" + tenant + "\n" + clientOrderId).substring(0, 32);
+    }
+
+    /** One ledger transaction per tenant + source business id (AP10). */
+    public static String txnId(String tenant, String sourceId) {
+        return "t-" + Fingerprint.sha256Hex("txn\n" + tenant + "\n" + sourceId).substring(0, 32);
+    }
+
+    /** One outbox event per aggregate version and event type (AP16). */
+    public static String eventId(String aggregateId, String eventType, long aggregateVersion) {
+        return "e-"
+                + Fingerprint.sha256Hex(
+                                "event\n"
+                                        + aggregateId
+                                        + "\n"
+                                        + eventType
+                                        + "\n"
+                                        + aggregateVersion)
+                        .substring(0, 32);
+    }
+}

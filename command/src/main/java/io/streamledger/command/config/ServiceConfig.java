@@ -1,0 +1,74 @@
+package io.streamledger.command.config;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Tunables of the admission service (AP08 lease, record retention, repair delay, AP12 overdraft
+ * exemptions), with production defaults.
+ *
+ * @param lease AP08 IN_PROGRESS lease; short, so a crashed attempt is taken over quickly
+ * @param retention how long request records are kept (TTL is cleanup only)
+ * @param repairDelay how soon a REPAIR_REQUIRED record becomes due for the repair worker
+ * @param repairIndexOnClaim whether an IN_PROGRESS claim is already in the IDX19 repair queue
+ * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
+ */
+public record ServiceConfig(
+        String tablePrefix,
+        Clock clock,
+        Duration lease,
+        Duration retention,
+        Duration repairDelay,
+        boolean repairIndexOnClaim,
+        Set<String> overdraftExemptPrefixes) {
+
+    public static ServiceConfig defaults(String tablePrefix) {
+        return new ServiceConfig(
+                tablePrefix,
+                Clock.systemUTC(),
+                Duration.ofSeconds(5),
+                Duration.ofDays(30),
+                Duration.ofSeconds(2),
+                true,
+                Set.of("SYS-"));
+    }
+
+    public ServiceConfig withLease(Duration l) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                l,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes);
+    }
+
+    public ServiceConfig withClock(Clock c) {
+        return new ServiceConfig(
+                tablePrefix,
+                c,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes);
+    }
+
+    public ServiceConfig withRepairIndexOnClaim(boolean b) {
+        return new ServiceConfig(
+                tablePrefix, clock, lease, retention, repairDelay, b, overdraftExemptPrefixes);
+    }
+
+    public ServiceConfig withRepairDelay(Duration d) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                d,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes);
+    }
+}

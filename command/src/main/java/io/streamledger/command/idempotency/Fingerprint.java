@@ -1,0 +1,77 @@
+package io.streamledger.command.idempotency;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * AP08 fingerprint: SHA-256 over the canonical command JSON (keys sorted, decimals normalized to
+ * plain strings without trailing zeros) + tenant + operation + schema version.
+ */
+public final class Fingerprint {
+
+    private static final ObjectMapper CANONICAL =
+            JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+
+    private Fingerprint() {}
+
+    /** Canonical JSON of a command given as nested maps/lists of strings, decimals, booleans. */
+    public static String canonicalJson(Map<String, ?> command) {
+        try {
+            return CANONICAL.writeValueAsString(normalize(command));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize canonical command", e);
+        }
+    }
+
+    private static Object normalize(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            TreeMap<String, Object> out = new TreeMap<>();
+            m.forEach(
+                    (k, val) -> {
+                        if (val != null) {
+                            out.put(String.valueOf(k), normalize(val));
+                        }
+                    });
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            return l.stream().map(Fingerprint::normalize).toList();
+        }
+        if (v instanceof BigDecimal d) {
+            // 10, 10.0 and 10.00 are the same amount and therefore the same command.
+            return d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString();
+        }
+        if (v instanceof Enum<?> e) {
+            return e.name();
+        }
+        return v;
+    }
+
+    public static String of(
+            Map<String, ?> command, String tenant, String operation, int schemaVersion) {
+        String material =
+                canonicalJson(command) + "\n" + tenant + "\n" + operation + "\n" + schemaVersion;
+        return sha256Hex(material);
+    }
+
+    public static String sha256Hex(String s) {
+        try {
+            return HexFormat.of()
+                    .formatHex(
+                            MessageDigest.getInstance("SHA-256")
+                                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.streamledger.command.ledger;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.command.api.Fields;
+import io.streamledger.command.api.StrictJson;
+import io.streamledger.command.config.Schema;
+import io.streamledger.command.config.TableNames;
+import io.streamledger.command.dynamo.Av;
+import io.streamledger.command.dynamo.CapacityMeter;
+import io.streamledger.command.dynamo.Ddb;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/** GET /v1/accounts/{a}/balances: the AP12 authority items (IDX11), read strongly. */
+public final class BalanceQueries {
+
+    private final Ddb ddb;
+    private final TableNames tables;
+
+    public BalanceQueries(Ddb ddb, TableNames tables) {
+        this.ddb = ddb;
+        this.tables = tables;
+    }
+
+    public ObjectNode balances(String tenant, String accountId, CapacityMeter meter) {
+        Fields.checkId("account id", accountId);
+        ObjectNode body = StrictJson.MAPPER.createObjectNode();
+        ArrayNode out = body.putArray("balances");
+        for (String prefix :
+                new String[] {Schema.cashAuthSkPrefix(), Schema.securityAuthSkPrefix()}) {
+            Map<String, AttributeValue> start = null;
+            do {
+                QueryResponse r =
+                        ddb.query(
+                                QueryRequest.builder()
+                                        .tableName(tables.ledger())
+                                        .keyConditionExpression(
+                                                "#pk = :pk AND begins_with(#sk, :auth)")
+                                        .expressionAttributeNames(
+                                                Map.of("#pk", Schema.PK, "#sk", Schema.SK))
+                                        .expressionAttributeValues(
+                                                Map.of(
+                                                        ":pk",
+                                                        Av.s(Schema.accountPk(tenant, accountId)),
+                                                        ":auth",
+                                                        Av.s(prefix)))
+                                        .consistentRead(true)
+                                        .exclusiveStartKey(start),
+                                meter);
+                for (Map<String, AttributeValue> item : r.items()) {
+                    out.add(Authority.from(tenant, item).view());
+                }
+                start =
+                        r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                                ? r.lastEvaluatedKey()
+                                : null;
+            } while (start != null);
+        }
+        body.put("consistency", "strong");
+        return body;
+    }
+}

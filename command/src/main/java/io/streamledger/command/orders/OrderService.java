@@ -1,0 +1,206 @@
+package io.streamledger.command.orders;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.command.api.ApiException;
+import io.streamledger.command.api.Fields;
+import io.streamledger.command.api.StrictJson;
+import io.streamledger.command.config.DeterministicIds;
+import io.streamledger.command.config.TableNames;
+import io.streamledger.command.dynamo.Av;
+import io.streamledger.command.dynamo.CapacityMeter;
+import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.command.dynamo.Tx;
+import io.streamledger.command.idempotency.Claim;
+import io.streamledger.command.idempotency.DurableResponse;
+import io.streamledger.command.idempotency.Fingerprint;
+import io.streamledger.command.idempotency.IdempotentExecutor;
+import io.streamledger.command.idempotency.OwnershipLostException;
+import io.streamledger.command.outbox.OutboxItems;
+import io.streamledger.command.outbox.Payloads;
+import io.streamledger.model.change.OutboxEvent;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * accepted_order_v1 (CS01/CS02, AP01/AP08/AP16/AP17): the order, its client-order sentinel, the
+ * OrderAccepted outbox event and the COMPLETED request record in ONE TransactWriteItems, after an
+ * AP08 claim; a sentinel loser returns the existing order (same fingerprint) or 409.
+ */
+public final class OrderService {
+
+    public static final String EVENT_ORDER_ACCEPTED = "OrderAccepted";
+
+    // positions of the actions in the accepted_order_v1 transaction
+    private static final int TX_ORDER = 0;
+    private static final int TX_SENTINEL = 1;
+    private static final int TX_OUTBOX = 2;
+    private static final int TX_REQUEST = 3;
+
+    private final Ddb ddb;
+    private final TableNames tables;
+    private final IdempotentExecutor executor;
+
+    public OrderService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
+        this.ddb = ddb;
+        this.tables = tables;
+        this.executor = executor;
+    }
+
+    /** POST /v1/orders. */
+    public IdempotentExecutor.Outcome place(
+            String tenant, String idempotencyKey, ObjectNode body, CapacityMeter meter) {
+        PlaceOrderCommand cmd = PlaceOrderCommand.parse(Fields.of(body));
+        Map<String, Object> canonical = cmd.canonical();
+        String fingerprint =
+                Fingerprint.of(
+                        canonical,
+                        tenant,
+                        PlaceOrderCommand.OPERATION,
+                        PlaceOrderCommand.SCHEMA_VERSION);
+        String orderId = DeterministicIds.orderId(tenant, cmd.clientOrderId());
+        return executor.execute(
+                tenant,
+                idempotencyKey,
+                PlaceOrderCommand.OPERATION,
+                fingerprint,
+                Fingerprint.canonicalJson(canonical),
+                orderId,
+                (claim, m) -> accept(claim, cmd, m),
+                meter);
+    }
+
+    /** The effect, also used by the repair worker to re-attempt a deterministic absent order. */
+    public DurableResponse accept(Claim claim, PlaceOrderCommand cmd, CapacityMeter meter) {
+        String tenant = claim.tenant();
+        String orderId = claim.effectId();
+        Instant now = executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS);
+        Map<String, AttributeValue> order =
+                OrderItems.newOrder(
+                        tenant, orderId, cmd, now, claim.fingerprint(), claim.requestKey());
+        DurableResponse response = accepted(order);
+        String eventId = DeterministicIds.eventId(orderId, EVENT_ORDER_ACCEPTED, 1);
+        OutboxEvent event =
+                new OutboxEvent(
+                        eventId,
+                        "Order",
+                        orderId,
+                        1,
+                        EVENT_ORDER_ACCEPTED,
+                        1,
+                        now,
+                        claim.owner(),
+                        claim.requestKey(),
+                        payload(tenant, orderId, cmd));
+        List<TransactWriteItem> tx =
+                List.of(
+                        Tx.createPut(tables.orders(), order),
+                        Tx.createPut(
+                                tables.orders(),
+                                OrderItems.sentinel(
+                                        tenant, cmd.clientOrderId(), orderId, claim.fingerprint())),
+                        OutboxItems.createPut(tables.context(), tenant, event),
+                        executor.store().completionPut(claim, response));
+        try {
+            ddb.transact(tx, token(claim), meter);
+            return response;
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.cancellationReasons();
+            if (Tx.conditionFailed(reasons, TX_REQUEST)) {
+                throw new OwnershipLostException();
+            }
+            if (Tx.conditionFailed(reasons, TX_SENTINEL)
+                    || Tx.conditionFailed(reasons, TX_ORDER)
+                    || Tx.conditionFailed(reasons, TX_OUTBOX)) {
+                return fromExistingOrder(claim, cmd, meter);
+            }
+            throw e;
+        }
+    }
+
+    /** AP17 loser: read the sentinel; same fingerprint → the existing order, else 409. */
+    private DurableResponse fromExistingOrder(
+            Claim claim, PlaceOrderCommand cmd, CapacityMeter meter) {
+        Map<String, AttributeValue> sentinel =
+                ddb.getStrong(
+                        tables.orders(),
+                        OrderItems.sentinelKey(claim.tenant(), cmd.clientOrderId()),
+                        meter);
+        if (sentinel == null) {
+            throw new IllegalStateException(
+                    "order " + claim.effectId() + " exists without its AP17 sentinel");
+        }
+        if (!claim.fingerprint().equals(Av.str(sentinel, OrderItems.S_FINGERPRINT))) {
+            throw ApiException.conflict(
+                    "CLIENT_ORDER_ID_CONFLICT",
+                    "clientOrderId '"
+                            + cmd.clientOrderId()
+                            + "' already identifies a different order");
+        }
+        Map<String, AttributeValue> order =
+                ddb.getStrong(
+                        tables.orders(),
+                        OrderItems.key(claim.tenant(), Av.reqStr(sentinel, OrderItems.S_ORDER_ID)),
+                        meter);
+        if (order == null) {
+            throw new IllegalStateException(
+                    "AP17 sentinel " + cmd.clientOrderId() + " maps to a missing order");
+        }
+        DurableResponse response = accepted(order);
+        if (!executor.store().completeAlone(claim, response, meter)) {
+            throw new OwnershipLostException();
+        }
+        return response;
+    }
+
+    /** ClientRequestToken (≤36 chars) scoped to this owner attempt. */
+    public static String token(Claim claim) {
+        return Fingerprint.sha256Hex(
+                        claim.tenant()
+                                + "\n"
+                                + claim.requestKey()
+                                + "\n"
+                                + claim.owner()
+                                + "\n"
+                                + claim.attempt())
+                .substring(0, 36);
+    }
+
+    private static DurableResponse accepted(Map<String, AttributeValue> order) {
+        ObjectNode body = StrictJson.MAPPER.createObjectNode();
+        body.set("order", OrderItems.view(order));
+        return new DurableResponse(201, write(body));
+    }
+
+    private static Map<String, io.streamledger.model.change.AttributeValue> payload(
+            String tenant, String orderId, PlaceOrderCommand c) {
+        return new Payloads()
+                .s("tenant", tenant)
+                .s("orderId", orderId)
+                .s("clientOrderId", c.clientOrderId())
+                .s("accountId", c.accountId())
+                .s("symbol", c.symbol())
+                .s("side", c.side().name())
+                .s("type", c.type().name())
+                .n("quantity", c.quantity().value())
+                .n("limitPrice", c.limitPrice() == null ? null : c.limitPrice().amount())
+                .s("currency", c.currency())
+                .s("status", OrderStatus.ACCEPTED.name())
+                .n("version", 1)
+                .build();
+    }
+
+    static String write(ObjectNode node) {
+        try {
+            return StrictJson.MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

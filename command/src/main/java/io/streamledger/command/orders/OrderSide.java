@@ -1,0 +1,7 @@
+package io.streamledger.command.orders;
+
+/** Side of an order (AP01). */
+public enum OrderSide {
+    BUY,
+    SELL
+}

@@ -1,0 +1,25 @@
+package io.streamledger.command.orders;
+
+/**
+ * Order lifecycle (CS04): ACCEPTED → PARTIALLY_FILLED → FILLED. Non-terminal statuses are members
+ * of the sparse IDX03 status index; a terminal status removes the membership (AP03).
+ */
+public enum OrderStatus {
+    ACCEPTED(false),
+    PARTIALLY_FILLED(false),
+    FILLED(true);
+
+    private final boolean terminal;
+
+    OrderStatus(boolean terminal) {
+        this.terminal = terminal;
+    }
+
+    public boolean terminal() {
+        return terminal;
+    }
+
+    public boolean acceptsFills() {
+        return !terminal;
+    }
+}

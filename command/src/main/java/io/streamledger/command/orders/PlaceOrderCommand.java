@@ -1,0 +1,65 @@
+package io.streamledger.command.orders;
+
+import io.streamledger.command.api.Amounts;
+import io.streamledger.command.api.ApiException;
+import io.streamledger.command.api.Fields;
+import io.streamledger.model.money.Money;
+import io.streamledger.model.money.Quantity;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.annotation.Nullable;
+
+/** A validated POST /v1/orders body (accepted_order_v1, CS01/CS10). */
+public record PlaceOrderCommand(
+        String clientOrderId,
+        String accountId,
+        String symbol,
+        OrderSide side,
+        OrderType type,
+        Quantity quantity,
+        @Nullable Money limitPrice,
+        String currency) {
+
+    public static final String OPERATION = "PlaceOrder";
+    public static final int SCHEMA_VERSION = 1;
+
+    public static PlaceOrderCommand parse(Fields f) {
+        String clientOrderId = f.id("clientOrderId");
+        String accountId = f.id("accountId");
+        String symbol = Amounts.symbol(f, "symbol");
+        OrderSide side = f.enumValue("side", OrderSide.class);
+        OrderType type = f.enumValue("type", OrderType.class);
+        String currency = Amounts.currency(f, "currency");
+        Quantity quantity = Amounts.positiveQuantity("quantity", f.decimal("quantity"), symbol);
+        java.math.BigDecimal rawPrice = f.optionalDecimal("limitPrice");
+        Money limitPrice = null;
+        if (type == OrderType.LIMIT) {
+            if (rawPrice == null) {
+                throw ApiException.badRequest(
+                        "MISSING_FIELD",
+                        "required field 'limitPrice' is missing for a LIMIT order");
+            }
+            limitPrice = Amounts.positiveMoney("limitPrice", rawPrice, currency);
+        } else if (rawPrice != null) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD", "field 'limitPrice' must be absent for a MARKET order");
+        }
+        f.rejectUnknown();
+        return new PlaceOrderCommand(
+                clientOrderId, accountId, symbol, side, type, quantity, limitPrice, currency);
+    }
+
+    /** The fields that make up the fingerprint, in canonical (normalised) form. */
+    public Map<String, Object> canonical() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("clientOrderId", clientOrderId);
+        m.put("accountId", accountId);
+        m.put("symbol", symbol);
+        m.put("side", side);
+        m.put("type", type);
+        m.put("quantity", quantity.value());
+        m.put("limitPrice", limitPrice == null ? null : limitPrice.amount());
+        m.put("currency", currency);
+        return m;
+    }
+}

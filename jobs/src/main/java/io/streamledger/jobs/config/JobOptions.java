@@ -1,0 +1,309 @@
+package io.streamledger.jobs.config;
+
+import io.streamledger.sinks.client.DynamoDbClientConfig;
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Every typed option of the posting and projection jobs in one place (DESIGN "Operations"; seed
+ * AP09/AP13 limits): transport, AWS endpoint and credentials, stream names, starting position,
+ * shard discovery, watermark idleness, table prefix, gate limits and sink limits.
+ */
+public final class JobOptions {
+
+    private JobOptions() {}
+
+    /** How change records reach the job (DESIGN "Change records"). */
+    public enum TransportKind {
+        /** DynamoDB Streams through FlinkDynamoDBStreamsConsumer: per-item order, 24 h. */
+        DYNAMODB_STREAMS,
+        /** Kinesis through KinesisStreamsSource: records may be duplicated and reordered. */
+        KINESIS
+    }
+
+    /** What the Kinesis records carry. */
+    public enum KinesisPayload {
+        /** "Kinesis Data Streams for DynamoDB" change records of a table. */
+        DYNAMODB_CHANGE,
+        /** Outbox envelopes relayed by the command service's relay (OutboxEvent JSON). */
+        OUTBOX_EVENT
+    }
+
+    /** Where a reader starts in a stream it has no checkpointed position for. */
+    public enum StartingPosition {
+        TRIM_HORIZON,
+        LATEST,
+        AT_TIMESTAMP
+    }
+
+    /** How the AWS clients authenticate. */
+    public enum CredentialsKind {
+        /** Fixed access key and secret (e.g. dummy keys for the local endpoint). */
+        BASIC,
+        /** The SDK default chain (environment, profile, container or instance role). */
+        DEFAULT
+    }
+
+    // ---- transport and AWS ----
+
+    public static final ConfigOption<TransportKind> TRANSPORT =
+            ConfigOptions.key("streamledger.source.transport")
+                    .enumType(TransportKind.class)
+                    .defaultValue(TransportKind.DYNAMODB_STREAMS)
+                    .withDescription(
+                            "DYNAMODB_STREAMS reads the table's stream; KINESIS reads a Kinesis"
+                                    + " data stream (see streamledger.source.kinesis.payload).");
+
+    public static final ConfigOption<KinesisPayload> KINESIS_PAYLOAD =
+            ConfigOptions.key("streamledger.source.kinesis.payload")
+                    .enumType(KinesisPayload.class)
+                    .defaultValue(KinesisPayload.DYNAMODB_CHANGE)
+                    .withDescription(
+                            "Record format on the Kinesis transport: DynamoDB change records or"
+                                    + " relayed outbox events.");
+
+    public static final ConfigOption<String> REGION =
+            ConfigOptions.key("streamledger.aws.region")
+                    .stringType()
+                    .defaultValue("us-east-1")
+                    .withDescription("AWS region of DynamoDB, DynamoDB Streams and Kinesis.");
+
+    public static final ConfigOption<String> DYNAMODB_ENDPOINT =
+            ConfigOptions.key("streamledger.aws.dynamodb.endpoint")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Endpoint override for DynamoDB and DynamoDB Streams, e.g."
+                                    + " http://127.0.0.1:8000 for the local endpoint; unset = AWS.");
+
+    public static final ConfigOption<String> KINESIS_ENDPOINT =
+            ConfigOptions.key("streamledger.aws.kinesis.endpoint")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Endpoint override for Kinesis (plain HTTP of kinesis-local); unset ="
+                                    + " AWS.");
+
+    public static final ConfigOption<CredentialsKind> CREDENTIALS =
+            ConfigOptions.key("streamledger.aws.credentials.provider")
+                    .enumType(CredentialsKind.class)
+                    .defaultValue(CredentialsKind.DEFAULT)
+                    .withDescription(
+                            "BASIC uses the access key/secret options; DEFAULT the SDK chain.");
+
+    public static final ConfigOption<String> ACCESS_KEY_ID =
+            ConfigOptions.key("streamledger.aws.credentials.access-key-id")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Access key id for BASIC credentials.");
+
+    public static final ConfigOption<String> SECRET_ACCESS_KEY =
+            ConfigOptions.key("streamledger.aws.credentials.secret-access-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Secret access key for BASIC credentials.");
+
+    // ---- stream selection ----
+
+    public static final ConfigOption<String> STREAM_ARN =
+            ConfigOptions.key("streamledger.source.stream-arn")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "DynamoDB stream ARN (DYNAMODB_STREAMS) or Kinesis stream ARN"
+                                    + " (KINESIS) the job reads.");
+
+    public static final ConfigOption<String> SOURCE_TABLE =
+            ConfigOptions.key("streamledger.source.table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Physical name of the table whose stream is read; a Streams record"
+                                    + " does not name its table.");
+
+    public static final ConfigOption<StartingPosition> STARTING_POSITION =
+            ConfigOptions.key("streamledger.source.starting-position")
+                    .enumType(StartingPosition.class)
+                    .defaultValue(StartingPosition.TRIM_HORIZON)
+                    .withDescription(
+                            "Where to start without a checkpointed position. TRIM_HORIZON is the"
+                                    + " safe default: consumers are idempotent (AP09/AP13).");
+
+    public static final ConfigOption<String> STARTING_TIMESTAMP =
+            ConfigOptions.key("streamledger.source.starting-timestamp")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Epoch seconds (decimal allowed) for AT_TIMESTAMP, e.g. 1764496800.5");
+
+    public static final ConfigOption<Duration> SHARD_DISCOVERY_INTERVAL =
+            ConfigOptions.key("streamledger.source.shard-discovery-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("How often new (child) shards are discovered.");
+
+    public static final ConfigOption<Duration> WATERMARK_OUT_OF_ORDERNESS =
+            ConfigOptions.key("streamledger.source.watermark.out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("Bounded out-of-orderness of record arrival timestamps.");
+
+    public static final ConfigOption<Duration> IDLE_SOURCE_TIMEOUT =
+            ConfigOptions.key("streamledger.source.watermark.idle-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "A split without records for this long stops holding back the"
+                                    + " watermark (idle shards, quiet tenants).");
+
+    // ---- tables ----
+
+    public static final ConfigOption<String> TABLE_PREFIX =
+            ConfigOptions.key("streamledger.tables.prefix")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription("Deployment prefix of every physical table name.");
+
+    public static final ConfigOption<Integer> PORTFOLIO_NAMESPACE_VERSION =
+            ConfigOptions.key("streamledger.projection.namespace-version")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "Portfolio namespace version the projection writes (Portfolio_v<n>);"
+                                    + " a rebuild writes a new one (CS09).");
+
+    public static final ConfigOption<String> PROJECTION_NAME =
+            ConfigOptions.key("streamledger.projection.name")
+                    .stringType()
+                    .defaultValue("portfolio")
+                    .withDescription("Projection name in the IDX12 checkpoint key.");
+
+    // ---- gate (AP09/AP13) ----
+
+    public static final ConfigOption<Duration> GATE_DEDUPE_HORIZON =
+            ConfigOptions.key("streamledger.gate.dedupe-horizon")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(48))
+                    .withDescription("How long an applied eventId is remembered (AP09).");
+
+    public static final ConfigOption<Duration> GATE_GAP_SLA =
+            ConfigOptions.key("streamledger.gate.gap-sla")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(60))
+                    .withDescription("A gap older than this becomes a gap break (CS07).");
+
+    public static final ConfigOption<Integer> GATE_MAX_PARKED =
+            ConfigOptions.key("streamledger.gate.max-parked-per-key")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription("Parked events per key before overflow dead-letters (AP13).");
+
+    // ---- posting (AP09+AP10+AP12) ----
+
+    public static final ConfigOption<String> POSTING_CONSUMER =
+            ConfigOptions.key("streamledger.posting.consumer")
+                    .stringType()
+                    .defaultValue("posting")
+                    .withDescription("Consumer name in the IDX09 inbox receipt key.");
+
+    public static final ConfigOption<Integer> POSTING_CAPACITY =
+            ConfigOptions.key("streamledger.posting.async.capacity")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription("Fills in flight per subtask (async I/O capacity).");
+
+    public static final ConfigOption<Duration> POSTING_TIMEOUT =
+            ConfigOptions.key("streamledger.posting.async.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription(
+                            "A fill not posted within this (retries included) fails the job,"
+                                    + " which replays it from the checkpoint; the receipt makes"
+                                    + " the replay safe.");
+
+    public static final ConfigOption<Integer> POSTING_MAX_ATTEMPTS =
+            ConfigOptions.key("streamledger.posting.max-attempts")
+                    .intType()
+                    .defaultValue(50)
+                    .withDescription(
+                            "Transaction attempts per fill (throttling, 5xx, version conflicts).");
+
+    public static final ConfigOption<Duration> POSTING_BACKOFF_BASE =
+            ConfigOptions.key("streamledger.posting.backoff.base")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(20))
+                    .withDescription("First retry delay; doubles per attempt with jitter.");
+
+    public static final ConfigOption<Duration> POSTING_BACKOFF_MAX =
+            ConfigOptions.key("streamledger.posting.backoff.max")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription("Upper bound of one retry delay.");
+
+    public static final ConfigOption<Integer> POSTING_HOUSE_SHARDS =
+            ConfigOptions.key("streamledger.posting.house-shards")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription(
+                            "House (clearing/fee) accounts are split into this many sub-accounts"
+                                    + " by txnId so one hot contra account does not serialize"
+                                    + " every fill.");
+
+    public static final ConfigOption<Duration> POSTING_RECEIPT_RETENTION =
+            ConfigOptions.key("streamledger.posting.receipt-retention")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(30))
+                    .withDescription(
+                            "TTL of inbox receipts: cleanup only, longer than any replay.");
+
+    // ---- sink ----
+
+    public static final ConfigOption<Integer> SINK_MAX_BATCH =
+            ConfigOptions.key("streamledger.sink.max-batch-size")
+                    .intType()
+                    .defaultValue(100)
+                    .withDescription("Versioned sink: writes per flush.");
+
+    public static final ConfigOption<Integer> SINK_MAX_IN_FLIGHT =
+            ConfigOptions.key("streamledger.sink.max-in-flight")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription("Versioned sink: concurrent flushes.");
+
+    public static final ConfigOption<Duration> SINK_MAX_TIME_IN_BUFFER =
+            ConfigOptions.key("streamledger.sink.max-time-in-buffer")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(200))
+                    .withDescription("Versioned sink: flush at least this often.");
+
+    public static final ConfigOption<Integer> SINK_MAX_RETRIES =
+            ConfigOptions.key("streamledger.sink.max-retries")
+                    .intType()
+                    .defaultValue(30)
+                    .withDescription("Versioned sink: retries of a throttled write.");
+
+    /** The DynamoDB client recipe these options describe. */
+    public static DynamoDbClientConfig dynamoDbClient(ReadableConfig conf) {
+        DynamoDbClientConfig.Builder b =
+                DynamoDbClientConfig.builder()
+                        .region(conf.get(REGION))
+                        .endpointOverride(conf.getOptional(DYNAMODB_ENDPOINT).orElse(null));
+        if (conf.get(CREDENTIALS) == CredentialsKind.BASIC) {
+            b.staticCredentials(require(conf, ACCESS_KEY_ID), require(conf, SECRET_ACCESS_KEY));
+        } else {
+            b.defaultCredentialsChain();
+        }
+        return b.build();
+    }
+
+    /** The value of a required option, or a message that names it. */
+    public static <T> T require(ReadableConfig conf, ConfigOption<T> option) {
+        return conf.getOptional(option)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        "option '" + option.key() + "' is required"));
+    }
+}

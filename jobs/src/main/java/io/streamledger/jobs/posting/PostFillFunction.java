@@ -1,0 +1,403 @@
+package io.streamledger.jobs.posting;
+
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.InboxKey;
+import io.streamledger.model.shard.ShardAssignment;
+import io.streamledger.model.shard.ShardMap;
+import io.streamledger.operators.posting.LedgerLine;
+import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.operators.posting.PostingPlan;
+import io.streamledger.operators.posting.PostingRejectedException;
+import io.streamledger.operators.posting.PostingSequence;
+import io.streamledger.operators.posting.PostingState;
+import io.streamledger.operators.posting.TradeFill;
+import io.streamledger.sinks.error.DynamoDbErrorClassifier;
+import io.streamledger.sinks.error.WriteOutcomeClass;
+import io.streamledger.sinks.versioned.RetryBackoff;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.async.ResultFuture;
+import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Posts one fill (AP09 + AP10 + AP12): in ONE TransactWriteItems the consumer's inbox receipt
+ * (IDX09, 13 shards, created once), the balanced posting rows (IDX10), the account-month sequence
+ * counters (compare-and-set) and the AP12 authority deltas (ADD + version + 1). A replay fails the
+ * receipt's condition and is counted as a duplicate; nothing else is written.
+ *
+ * <p>Ordering: the operator runs after {@code keyBy(account)}, so one subtask owns an account, and
+ * this function chains the fills of one account one after another (per-key tail future) while
+ * different accounts proceed concurrently up to the async capacity. That keeps the account's
+ * counter free of self-inflicted version conflicts and its sequence numbers in arrival order,
+ * without {@code orderedWait}'s head-of-line blocking across accounts; {@code unorderedWait} only
+ * reorders outcomes of different accounts.
+ *
+ * <p>Errors (classified once, by the sinks' classifier): receipt condition = duplicate; counter
+ * condition = another writer moved it, re-read and retry; throttling, transaction conflicts and 5xx
+ * = retry with jittered exponential backoff; anything else, or attempts exhausted, fails the job,
+ * whose restart replays the fill safely.
+ */
+public final class PostFillFunction extends RichAsyncFunction<TradeFill, PostingOutcome> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Position of the receipt in every transaction. */
+    static final int RECEIPT_INDEX = 0;
+
+    private static final String CONDITIONAL = "ConditionalCheckFailed";
+
+    private final PostingSettings settings;
+
+    private transient DynamoDbAsyncClient client;
+    private transient RetryBackoff backoff;
+    private transient Map<String, CompletableFuture<?>> tails;
+    private transient Counter applied;
+    private transient Counter duplicates;
+    private transient Counter rejected;
+    private transient Counter retries;
+    private transient Counter conflicts;
+    private transient Counter failures;
+
+    public PostFillFunction(PostingSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        client = settings.client().buildAsyncClient(Math.max(8, settings.capacity()));
+        backoff =
+                new RetryBackoff(
+                        Math.max(1, settings.backoffBase().toMillis()),
+                        Math.max(1, settings.backoffMax().toMillis()));
+        tails = new ConcurrentHashMap<>();
+        MetricGroup g = getRuntimeContext().getMetricGroup().addGroup(PostingState.METRIC_GROUP);
+        applied = g.counter("applied");
+        duplicates = g.counter("duplicates");
+        rejected = g.counter("rejected");
+        retries = g.counter("retries");
+        conflicts = g.counter("conflicts");
+        failures = g.counter("failures");
+    }
+
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    @Override
+    public void asyncInvoke(TradeFill fill, ResultFuture<PostingOutcome> result) {
+        String key = fill.accountKey();
+        CompletableFuture<PostingOutcome> mine = new CompletableFuture<>();
+        CompletableFuture<?> previous = tails.put(key, mine);
+        Runnable start =
+                () ->
+                        post(fill)
+                                .whenComplete(
+                                        (outcome, error) -> {
+                                            tails.remove(key, mine);
+                                            if (error != null) {
+                                                failures.inc();
+                                                mine.completeExceptionally(error);
+                                                result.completeExceptionally(
+                                                        DynamoDbErrorClassifier.unwrap(error));
+                                            } else {
+                                                mine.complete(outcome);
+                                                result.complete(List.of(outcome));
+                                            }
+                                        });
+        if (previous == null) {
+            start.run();
+        } else {
+            // the previous fill of this account first, whatever its outcome
+            previous.handle((r, e) -> null).thenRun(start);
+        }
+    }
+
+    @Override
+    public void timeout(TradeFill fill, ResultFuture<PostingOutcome> result) {
+        failures.inc();
+        result.completeExceptionally(
+                new TimeoutException(
+                        "fill "
+                                + fill.getEventId()
+                                + " not posted within "
+                                + settings.timeout()
+                                + "; the job restarts and replays it (the receipt keeps it once)"));
+    }
+
+    /** Plans and writes one fill; completes with its outcome. */
+    CompletableFuture<PostingOutcome> post(TradeFill fill) {
+        PostingPlan plan;
+        try {
+            plan = settings.rules().plan(fill);
+        } catch (PostingRejectedException e) {
+            rejected.inc();
+            return CompletableFuture.completedFuture(
+                    outcome(fill, null, PostingOutcome.REJECTED, e.getMessage(), 0, 0));
+        }
+        return attempt(fill, plan, 1);
+    }
+
+    private CompletableFuture<PostingOutcome> attempt(TradeFill fill, PostingPlan plan, int n) {
+        YearMonth month = LedgerItems.month(plan.effectiveAt());
+        List<String> accounts = accounts(plan);
+        return readCounters(plan.tenant(), accounts, month)
+                .thenCompose(
+                        counters -> {
+                            List<TransactWriteItem> tx = transaction(fill, plan, month, counters);
+                            return client.transactWriteItems(
+                                    TransactWriteItemsRequest.builder().transactItems(tx).build());
+                        })
+                .handle(
+                        (ok, error) -> {
+                            if (error == null) {
+                                applied.inc();
+                                return CompletableFuture.completedFuture(
+                                        outcome(
+                                                fill,
+                                                plan.txnId(),
+                                                PostingOutcome.APPLIED,
+                                                null,
+                                                n,
+                                                plan.lines().size()));
+                            }
+                            return onError(fill, plan, n, error);
+                        })
+                .thenCompose(f -> f);
+    }
+
+    private CompletableFuture<PostingOutcome> onError(
+            TradeFill fill, PostingPlan plan, int n, Throwable error) {
+        Throwable t = DynamoDbErrorClassifier.unwrap(error);
+        boolean retry;
+        if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
+            List<CancellationReason> reasons = tce.cancellationReasons();
+            if (CONDITIONAL.equals(reasons.get(RECEIPT_INDEX).code())) {
+                duplicates.inc();
+                return CompletableFuture.completedFuture(
+                        outcome(fill, plan.txnId(), PostingOutcome.DUPLICATE, null, n, 0));
+            }
+            int postingsEnd = 1 + plan.lines().size();
+            for (int i = 1; i < postingsEnd && i < reasons.size(); i++) {
+                if (CONDITIONAL.equals(reasons.get(i).code())) {
+                    // a posting row of this txn exists without its receipt: never written so
+                    return CompletableFuture.failedFuture(
+                            new IllegalStateException(
+                                    "posting line "
+                                            + i
+                                            + " of txn "
+                                            + plan.txnId()
+                                            + " exists but receipt of event "
+                                            + fill.getEventId()
+                                            + " does not"));
+                }
+            }
+            boolean anyConditional = reasons.stream().anyMatch(r -> CONDITIONAL.equals(r.code()));
+            if (anyConditional) {
+                conflicts.inc(); // a counter moved (another writer): re-read and retry
+            }
+            retry =
+                    anyConditional
+                            || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+        } else {
+            retry =
+                    t instanceof CounterReadThrottled
+                            || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+        }
+        if (!retry) {
+            return CompletableFuture.failedFuture(t);
+        }
+        if (n >= settings.maxAttempts()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException(
+                            "fill "
+                                    + fill.getEventId()
+                                    + " not posted after "
+                                    + n
+                                    + " attempts: "
+                                    + DynamoDbErrorClassifier.describe(t),
+                            t));
+        }
+        retries.inc();
+        long delay = backoff.delayMillis(n);
+        return CompletableFuture.supplyAsync(
+                        () -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
+                .thenCompose(x -> attempt(fill, plan, n + 1));
+    }
+
+    private static List<String> accounts(PostingPlan plan) {
+        List<String> out = new ArrayList<>();
+        for (LedgerLine l : plan.lines()) {
+            if (!out.contains(l.accountId())) {
+                out.add(l.accountId());
+            }
+        }
+        return out;
+    }
+
+    private CompletableFuture<Map<String, PostingSequence.Counter>> readCounters(
+            String tenant, List<String> accounts, YearMonth month) {
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        for (String a : accounts) {
+            keys.add(LedgerItems.counterKey(tenant, a, month));
+        }
+        BatchGetItemRequest req =
+                BatchGetItemRequest.builder()
+                        .requestItems(
+                                Map.of(
+                                        settings.ledgerTable(),
+                                        KeysAndAttributes.builder()
+                                                .keys(keys)
+                                                .consistentRead(true)
+                                                .build()))
+                        .build();
+        return client.batchGetItem(req).thenApply(resp -> counters(resp, tenant, accounts, month));
+    }
+
+    private Map<String, PostingSequence.Counter> counters(
+            BatchGetItemResponse resp, String tenant, List<String> accounts, YearMonth month) {
+        if (resp.hasUnprocessedKeys() && !resp.unprocessedKeys().isEmpty()) {
+            throw new CounterReadThrottled();
+        }
+        Map<String, PostingSequence.Counter> out = new LinkedHashMap<>();
+        for (String a : accounts) {
+            out.put(a, PostingSequence.Counter.EMPTY);
+        }
+        for (Map<String, AttributeValue> item :
+                resp.responses().getOrDefault(settings.ledgerTable(), List.of())) {
+            String account = item.get(LedgerItems.P_ACCOUNT).s();
+            out.put(account, LedgerItems.counterFrom(item));
+        }
+        return out;
+    }
+
+    /** Receipt first, then postings, counters and authorities. */
+    private List<TransactWriteItem> transaction(
+            TradeFill fill,
+            PostingPlan plan,
+            YearMonth month,
+            Map<String, PostingSequence.Counter> counters) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        List<TransactWriteItem> tx = new ArrayList<>();
+        ShardAssignment shard = ShardMap.INBOX.assign(fill.getEventId());
+        InboxKey receiptKey =
+                InboxKey.forEvent(settings.consumer(), fill.getEventId(), ShardMap.INBOX);
+        tx.add(
+                LedgerItems.receipt(
+                        settings.inboxTable(),
+                        receiptKey,
+                        shard,
+                        fill.getOrderId(),
+                        fill.getOrderVersion(),
+                        plan.txnId(),
+                        now,
+                        now.plus(settings.receiptRetention()).getEpochSecond()));
+
+        // postings, grouped per account for the counter allocation
+        Map<String, List<LedgerLine>> byAccount = new LinkedHashMap<>();
+        for (LedgerLine l : plan.lines()) {
+            byAccount.computeIfAbsent(l.accountId(), k -> new ArrayList<>()).add(l);
+        }
+        List<TransactWriteItem> counterWrites = new ArrayList<>();
+        Map<Integer, TransactWriteItem> postingByLine = new java.util.TreeMap<>();
+        for (Map.Entry<String, List<LedgerLine>> e : byAccount.entrySet()) {
+            PostingSequence.Counter before = counters.get(e.getKey());
+            long bytes = 0;
+            for (LedgerLine l : e.getValue()) {
+                bytes +=
+                        LedgerItems.approximateSize(
+                                LedgerItems.posting(plan, l, 0, 0, fill.getEventId(), now));
+            }
+            PostingSequence.Allocation alloc =
+                    PostingSequence.allocate(e.getKey(), before, e.getValue().size(), bytes);
+            long seq = alloc.firstSequence();
+            for (LedgerLine l : e.getValue()) {
+                postingByLine.put(
+                        l.line(),
+                        LedgerItems.createPut(
+                                settings.ledgerTable(),
+                                LedgerItems.posting(
+                                        plan, l, alloc.bucket(), seq++, fill.getEventId(), now)));
+            }
+            counterWrites.add(
+                    LedgerItems.counterWrite(
+                            settings.ledgerTable(),
+                            plan.tenant(),
+                            e.getKey(),
+                            month,
+                            before,
+                            alloc.next(),
+                            now));
+        }
+        tx.addAll(postingByLine.values()); // indexes 1..lines, in line order
+        tx.addAll(counterWrites);
+        for (Map.Entry<String, BigDecimal> d : deltas(plan).entrySet()) {
+            LedgerLine sample = firstLine(plan, d.getKey());
+            AuthorityKey key = LedgerItems.authorityKey(plan.tenant(), sample);
+            tx.add(
+                    LedgerItems.authorityAdd(
+                            settings.ledgerTable(), key, d.getValue(), plan.txnId(), now));
+        }
+        return tx;
+    }
+
+    private static Map<String, BigDecimal> deltas(PostingPlan plan) {
+        return plan.deltasByAuthority();
+    }
+
+    private static LedgerLine firstLine(PostingPlan plan, String authorityId) {
+        for (LedgerLine l : plan.lines()) {
+            if (l.authorityId().equals(authorityId)) {
+                return l;
+            }
+        }
+        throw new IllegalStateException("no line for " + authorityId);
+    }
+
+    private PostingOutcome outcome(
+            TradeFill fill, String txnId, String status, String reason, int attempts, int lines) {
+        return new PostingOutcome(
+                fill.getEventId(),
+                txnId,
+                fill.getTenant(),
+                fill.getAccountId(),
+                status,
+                reason,
+                attempts,
+                lines,
+                System.currentTimeMillis());
+    }
+
+    /** BatchGetItem left keys unprocessed (throttled): retried like any throttle. */
+    static final class CounterReadThrottled extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CounterReadThrottled() {
+            super("counter read throttled (unprocessed keys)");
+        }
+    }
+}

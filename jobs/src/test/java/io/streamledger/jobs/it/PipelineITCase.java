@@ -1,0 +1,404 @@
+package io.streamledger.jobs.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.posting.PostingJob;
+import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
+import io.streamledger.jobs.projection.PortfolioRows;
+import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.jobs.projection.ProjectionSinks;
+import io.streamledger.jobs.source.ChangeSources;
+import io.streamledger.jobs.source.RawChangeSource;
+import io.streamledger.jobs.source.SourceDeadLetter;
+import io.streamledger.jobs.source.SourceTypes;
+import io.streamledger.local.fault.FaultRule;
+import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.DeadLetter;
+import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.operators.projection.ProjectionUpdate;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.restartstrategy.RestartStrategies;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+
+/**
+ * End to end on a MiniCluster + the local endpoint with DynamoDB Streams (issue 5 "Done when"):
+ * TradeExecuted outbox items in the Context table (several per transaction, shuffled in the stream)
+ * → posting job (AP09+AP10+AP12) → Ledger stream → projection job (AP07/AP13). Asserts one balanced
+ * transaction per fill, authority == an independent oracle, Portfolio == authority, no open gaps;
+ * with injected job failures and endpoint throttling/5xx.
+ */
+class PipelineITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
+                                    .Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    private LocalStack stack;
+
+    @BeforeEach
+    void start() {
+        stack = new LocalStack("it" + UUID.randomUUID().toString().substring(0, 8) + "_", true);
+        Chaos.reset();
+    }
+
+    @AfterEach
+    void stop() {
+        stack.close();
+    }
+
+    @Test
+    void fillsBecomeBalancedPostingsAndThePortfolioEqualsTheAuthority() throws Exception {
+        Workload w = new Workload(11, 2, 4, 3, 40, 5);
+        run(w, false);
+    }
+
+    @Test
+    void survivesJobFailuresThrottlingAnd5xx() throws Exception {
+        Workload w = new Workload(23, 2, 5, 4, 60, 5);
+        run(w, true);
+    }
+
+    private void run(Workload w, boolean chaos) throws Exception {
+        writeOutbox(w);
+        String badEvent = writeMalformedFill();
+        if (chaos) {
+            // after the workload is written: only the jobs' requests meet the faults
+            var faults = stack.endpoint.faults();
+            faults.add(FaultRule.throttle().operation("TransactWriteItems").probability(0.15));
+            faults.add(FaultRule.internalError().operation("UpdateItem").probability(0.05));
+            faults.add(FaultRule.internalError().operation("BatchGetItem").probability(0.05));
+        }
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(300);
+        env.setRestartStrategy(RestartStrategies.fixedDelayRestart(20, 200));
+
+        Configuration postingConf = stack.configReading(Tables.CONTEXT);
+        postingConf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
+        long third = Math.max(10, w.fills.size() / 3);
+        RawChangeSource contextSource = ChangeSources.fromConfig(postingConf, PostingJob.ROLE);
+        RawChangeSource postingSource =
+                chaos
+                        ? e ->
+                                contextSource
+                                        .open(e)
+                                        .map(new Chaos(third, 2 * third, 3 * third))
+                                        .returns(SourceTypes.RAW_CHANGE)
+                                        .uid("chaos-v1")
+                        : contextSource;
+        PostingJob.Streams posting = new PostingJob(postingSource, postingConf).build(env);
+        posting.outcomes().sinkTo(new CollectSink<>("outcomes"));
+        posting.deadLetters().sinkTo(new CollectSink<>("postingDeadLetters"));
+
+        Configuration projConf = stack.configReading(Tables.LEDGER);
+        projConf.set(JobOptions.GATE_GAP_SLA, Duration.ofSeconds(30));
+        DynamoDbProjectionSinks prod = new DynamoDbProjectionSinks(projConf);
+        ProjectionSinks sinks =
+                new ProjectionSinks() {
+                    @Override
+                    public Sink<ProjectionUpdate> viewRows() {
+                        return prod.viewRows();
+                    }
+
+                    @Override
+                    public Sink<ProjectionUpdate> checkpointRows() {
+                        return prod.checkpointRows();
+                    }
+
+                    @Override
+                    public Sink<GapBreak> gapBreaks() {
+                        return new CollectSink<>("gapBreaks");
+                    }
+
+                    @Override
+                    public Sink<DeadLetter> deadLetters() {
+                        return new CollectSink<>("gateDeadLetters");
+                    }
+                };
+        ProjectionJob.Streams projection =
+                new ProjectionJob(
+                                ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),
+                                sinks,
+                                projConf)
+                        .build(env);
+        projection.sourceDeadLetters().sinkTo(new CollectSink<>("projectionDeadLetters"));
+
+        JobClient job = env.executeAsync("pipeline-it");
+        try {
+            awaitConverged(w, Duration.ofSeconds(80), job);
+        } finally {
+            if (!job.getJobStatus().get().isGloballyTerminalState()) {
+                job.cancel().get();
+            }
+        }
+
+        verifyLedger(w);
+        verifyPortfolio();
+        List<SourceDeadLetter> dead = new ArrayList<>(CollectSink.values("postingDeadLetters"));
+        assertThat(dead)
+                .isNotEmpty()
+                .allSatisfy(
+                        d -> {
+                            assertThat(d.getReason()).isEqualTo("UNMAPPABLE_EVENT");
+                            assertThat(d.getPayload()).contains(badEvent);
+                            assertThat(d.getDetail()).contains("'price'");
+                        });
+        assertThat(CollectSink.<GapBreak>values("gapBreaks")).isEmpty();
+        assertThat(CollectSink.<DeadLetter>values("gateDeadLetters")).isEmpty();
+        assertThat(CollectSink.<SourceDeadLetter>values("projectionDeadLetters")).isEmpty();
+        if (chaos) {
+            assertThat(Chaos.FIRED).hasSize(3);
+            // throttled/5xx transactions were retried by the posting operator itself
+            assertThat(CollectSink.<PostingOutcome>values("outcomes"))
+                    .anyMatch(o -> o.getAttempts() > 1);
+        }
+    }
+
+    /** Each transaction: one OrderAccepted and up to three TradeExecuted items of other orders. */
+    private void writeOutbox(Workload w) {
+        String ctx = stack.table(Tables.CONTEXT);
+        int f = 0;
+        for (int o = 0; o < w.orderAccepted.size(); o++) {
+            List<TransactWriteItem> tx = new ArrayList<>();
+            tx.add(put(ctx, LocalStack.sdk(OutboxEventCodec.toItem(w.orderAccepted.get(o)))));
+            for (int k = 0; k < 3 && f < w.fills.size(); k++, f++) {
+                tx.add(put(ctx, LocalStack.sdk(OutboxEventCodec.toItem(w.fills.get(f).event()))));
+            }
+            stack.ddb.transactWriteItems(b -> b.transactItems(tx));
+        }
+        for (; f < w.fills.size(); f++) {
+            var item = LocalStack.sdk(OutboxEventCodec.toItem(w.fills.get(f).event()));
+            stack.ddb.putItem(b -> b.tableName(ctx).item(item));
+        }
+    }
+
+    /** A TradeExecuted outbox item without a price: dead-lettered, the job keeps running. */
+    private String writeMalformedFill() {
+        Workload.Fill template = new Workload(99, 1, 1, 1, 1, 1).fills.get(0);
+        var payload = new java.util.LinkedHashMap<>(template.event().payload());
+        payload.remove("price");
+        var bad =
+                new io.streamledger.model.change.OutboxEvent(
+                        "e-malformed-1",
+                        "Order",
+                        "o-bad",
+                        2,
+                        "TradeExecuted",
+                        1,
+                        template.event().occurredAt(),
+                        "trace-bad",
+                        null,
+                        payload);
+        stack.ddb.putItem(
+                b ->
+                        b.tableName(stack.table(Tables.CONTEXT))
+                                .item(LocalStack.sdk(OutboxEventCodec.toItem(bad))));
+        return "e-malformed-1";
+    }
+
+    private static TransactWriteItem put(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(Put.builder().tableName(table).item(item).build())
+                .build();
+    }
+
+    private void awaitConverged(Workload w, Duration timeout, JobClient job) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            JobStatus status = job.getJobStatus().get();
+            if (status.isGloballyTerminalState()) {
+                try {
+                    job.getJobExecutionResult().get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new AssertionError("job ended early: " + status, rootCause(e));
+                }
+                throw new AssertionError("job ended early: " + status);
+            }
+            int receipts = stack.scan(stack.table(Tables.INBOX)).size();
+            Map<String, Long> authority = authorityVersions();
+            Map<String, Long> view = viewVersions();
+            last =
+                    "receipts="
+                            + receipts
+                            + "/"
+                            + w.fills.size()
+                            + " authorities="
+                            + authority.size()
+                            + " viewRows="
+                            + view.size();
+            if (receipts == w.fills.size() && authority.equals(view)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("not converged: " + last);
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    private Map<String, Long> authorityVersions() {
+        Map<String, Long> out = new HashMap<>();
+        for (var item : stack.scan(stack.table(Tables.LEDGER))) {
+            if (item.get("SK").s().startsWith("AUTH#")) {
+                out.put(assetKey(item), Long.parseLong(item.get("version").n()));
+            }
+        }
+        return out;
+    }
+
+    private Map<String, Long> viewVersions() {
+        Map<String, Long> out = new HashMap<>();
+        for (var item : stack.scan(stack.portfolioTable())) {
+            out.put(assetKey(item), Long.parseLong(item.get("sourceVersion").n()));
+        }
+        return out;
+    }
+
+    private static String assetKey(Map<String, AttributeValue> item) {
+        return item.get("tenant").s()
+                + "/"
+                + item.get("accountId").s()
+                + "/"
+                + item.get("assetType").s()
+                + "/"
+                + item.get("asset").s();
+    }
+
+    private void verifyLedger(Workload w) {
+        Map<String, Map<String, BigDecimal>> sumsByTxn = new HashMap<>();
+        Map<String, Integer> linesByTxn = new HashMap<>();
+        Map<String, Set<String>> txnsByAuthority = new HashMap<>();
+        Map<String, BigDecimal> postedByAuthority = new HashMap<>();
+        Map<String, Map<String, AttributeValue>> authorities = new HashMap<>();
+        for (var item : stack.scan(stack.table(Tables.LEDGER))) {
+            String sk = item.get("SK").s();
+            if (sk.startsWith("POST#")) {
+                String txn = item.get("txnId").s();
+                String asset = item.get("assetType").s() + "/" + item.get("asset").s();
+                BigDecimal amount = new BigDecimal(item.get("amount").n());
+                sumsByTxn
+                        .computeIfAbsent(txn, k -> new HashMap<>())
+                        .merge(asset, amount, BigDecimal::add);
+                linesByTxn.merge(txn, 1, Integer::sum);
+                txnsByAuthority.computeIfAbsent(assetKey(item), k -> new HashSet<>()).add(txn);
+                postedByAuthority.merge(assetKey(item), amount, BigDecimal::add);
+            } else if (sk.startsWith("AUTH#")) {
+                authorities.put(assetKey(item), item);
+            }
+        }
+        // one balanced transaction per fill, nothing more
+        assertThat(sumsByTxn).hasSize(w.fills.size());
+        sumsByTxn.forEach(
+                (txn, sums) ->
+                        sums.forEach(
+                                (asset, sum) ->
+                                        assertThat(sum).as("txn %s %s", txn, asset).isZero()));
+        assertThat(linesByTxn.values()).allMatch(n -> n == 4 || n == 6 || n == 7);
+        assertThat(stack.scan(stack.table(Tables.INBOX))).hasSize(w.fills.size());
+
+        // authority == postings, version == number of transactions that touched it
+        authorities.forEach(
+                (k, item) -> {
+                    assertThat(new BigDecimal(item.get("posted").n()))
+                            .as("posted of %s", k)
+                            .isEqualByComparingTo(postedByAuthority.get(k));
+                    assertThat(Long.parseLong(item.get("version").n()))
+                            .as("version of %s", k)
+                            .isEqualTo(txnsByAuthority.get(k).size());
+                });
+        // client authority == the independent oracle
+        w.clientOracle.forEach(
+                (k, expected) ->
+                        assertThat(new BigDecimal(authorities.get(k).get("posted").n()))
+                                .as("oracle %s", k)
+                                .isEqualByComparingTo(expected));
+        // house accounts: clearing mirrors clients, fee income == fees
+        Map<String, BigDecimal> clearing = new HashMap<>();
+        Map<String, BigDecimal> fees = new HashMap<>();
+        authorities.forEach(
+                (k, item) -> {
+                    String[] p = k.split("/");
+                    BigDecimal posted = new BigDecimal(item.get("posted").n());
+                    if (p[1].startsWith("HOUSE-CLEARING")) {
+                        clearing.merge(p[0] + "/" + p[2] + "/" + p[3], posted, BigDecimal::add);
+                    } else if (p[1].startsWith("HOUSE-FEES")) {
+                        fees.merge(p[0], posted, BigDecimal::add);
+                    }
+                });
+        w.clearingOracle.forEach(
+                (k, v) -> assertThat(clearing.get(k)).as("clearing %s", k).isEqualByComparingTo(v));
+        w.feeOracle.forEach(
+                (k, v) ->
+                        assertThat(fees.getOrDefault(k, BigDecimal.ZERO))
+                                .as("fees %s", k)
+                                .isEqualByComparingTo(v));
+    }
+
+    private void verifyPortfolio() {
+        Map<String, Map<String, AttributeValue>> authorities = new HashMap<>();
+        for (var item : stack.scan(stack.table(Tables.LEDGER))) {
+            if (item.get("SK").s().startsWith("AUTH#")) {
+                authorities.put(assetKey(item), item);
+            }
+        }
+        List<Map<String, AttributeValue>> rows = stack.scan(stack.portfolioTable());
+        assertThat(rows).hasSameSizeAs(authorities.keySet());
+        for (var row : rows) {
+            var auth = authorities.get(assetKey(row));
+            assertThat(auth).as("authority of view row %s", assetKey(row)).isNotNull();
+            for (String a : List.of("posted", "reserved", "available")) {
+                assertThat(new BigDecimal(row.get(a).n()))
+                        .as("%s of %s", a, assetKey(row))
+                        .isEqualByComparingTo(new BigDecimal(auth.get(a).n()));
+            }
+            assertThat(row.get("sourceVersion").n()).isEqualTo(auth.get("version").n());
+            assertThat(row.get(PortfolioRows.GAP_OPEN).bool()).isFalse();
+            assertThat(row.get(PortfolioRows.AUTHORITATIVE).bool()).isFalse();
+        }
+        List<Map<String, AttributeValue>> checkpoints = stack.scan(stack.table(Tables.PROJECTION));
+        assertThat(checkpoints).hasSameSizeAs(authorities.keySet());
+        assertThat(checkpoints)
+                .allSatisfy(
+                        c -> {
+                            assertThat(c.get(PortfolioRows.GAP_OPEN).bool()).isFalse();
+                            assertThat(c.get("PK").s()).startsWith("PROJ#portfolio#V#1#SHARD#");
+                        });
+        assertThat(CollectSink.<PostingOutcome>values("outcomes")).isNotEmpty();
+    }
+}

@@ -1,0 +1,13 @@
+package io.streamledger.local.fault;
+
+/** What an injected fault does to a matching request (CS09 retry/backoff paths). */
+public enum FaultKind {
+    /** 400 ProvisionedThroughputExceededException (per item in BatchWriteItem/BatchGetItem). */
+    THROTTLE,
+    /** 400 ThrottlingException. */
+    THROTTLING,
+    /** 500 InternalServerError. */
+    INTERNAL_ERROR,
+    /** Adds latency, then serves the request normally. */
+    LATENCY
+}

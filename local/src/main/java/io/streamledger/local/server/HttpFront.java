@@ -1,0 +1,201 @@
+package io.streamledger.local.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.streamledger.local.dynamodb.DynamoDbEngine;
+import io.streamledger.local.fault.FaultInjector;
+import io.streamledger.local.fault.FaultRule;
+import io.streamledger.local.spi.ApiException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32;
+
+/**
+ * The HTTP face of the endpoint on the JDK's built-in server: AWS JSON 1.0 on {@code POST /}, and
+ * the admin paths {@code /__admin/faults} (GET list, POST add, DELETE clear) and {@code
+ * /__admin/ttl/sweep} (POST). Responses carry {@code x-amz-crc32} as DynamoDB's do.
+ */
+public final class HttpFront implements AutoCloseable {
+    static final String CONTENT_TYPE = "application/x-amz-json-1.0";
+    static final String ADMIN_FAULTS = "/__admin/faults";
+    static final String ADMIN_TTL_SWEEP = "/__admin/ttl/sweep";
+
+    static {
+        // small responses: without TCP_NODELAY, Nagle + delayed ACK add ~40 ms per request
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
+    private final ObjectMapper mapper;
+    private final Dispatcher dispatcher;
+    private final FaultInjector faults;
+    private final DynamoDbEngine engine;
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final AtomicLong requestIds = new AtomicLong();
+    private final String requestIdPrefix = Long.toHexString(System.nanoTime());
+
+    public HttpFront(
+            ObjectMapper mapper,
+            Dispatcher dispatcher,
+            FaultInjector faults,
+            DynamoDbEngine engine,
+            String host,
+            int port,
+            int threads)
+            throws IOException {
+        this.mapper = mapper;
+        this.dispatcher = dispatcher;
+        this.faults = faults;
+        this.engine = engine;
+        this.server = HttpServer.create(new InetSocketAddress(host, port), 1024);
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory tf =
+                r -> {
+                    Thread t = new Thread(r, "local-dynamodb-http-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                };
+        this.executor = Executors.newFixedThreadPool(threads, tf);
+        server.setExecutor(executor);
+        server.createContext("/", this::handle);
+    }
+
+    public void start() {
+        server.start();
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            if (path.startsWith("/__admin/")) {
+                admin(exchange, path);
+                return;
+            }
+            byte[] body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = in.readAllBytes();
+            }
+            String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                // health probe, e.g. curl http://127.0.0.1:8000/
+                write(exchange, 200, mapper.createObjectNode().put("status", "ok"));
+                return;
+            }
+            JsonNode response;
+            int status = 200;
+            try {
+                JsonNode request;
+                try {
+                    request = body.length == 0 ? mapper.createObjectNode() : mapper.readTree(body);
+                } catch (JsonProcessingException e) {
+                    throw new ApiException(
+                            "SerializationException",
+                            400,
+                            "Could not parse request body: " + e.getOriginalMessage());
+                }
+                response =
+                        dispatcher.dispatch(
+                                target,
+                                exchange.getRequestHeaders().getFirst("Authorization"),
+                                request);
+            } catch (ApiException e) {
+                status = e.httpStatus();
+                response = Dispatcher.errorBody(mapper, e);
+            } catch (RuntimeException e) {
+                Dispatcher.logUnexpected(target, e);
+                ApiException ie =
+                        new ApiException("InternalServerError", 500, "Internal server error: " + e);
+                status = 500;
+                response = Dispatcher.errorBody(mapper, ie);
+            }
+            write(exchange, status, response);
+        }
+    }
+
+    private void admin(HttpExchange exchange, String path) throws IOException {
+        byte[] body;
+        try (InputStream in = exchange.getRequestBody()) {
+            body = in.readAllBytes();
+        }
+        String method = exchange.getRequestMethod();
+        try {
+            if (path.equals(ADMIN_FAULTS)) {
+                switch (method) {
+                    case "GET" -> {
+                        ArrayNode a = mapper.createArrayNode();
+                        faults.rules().forEach(r -> a.add(r.toJson()));
+                        write(exchange, 200, mapper.createObjectNode().set("faults", a));
+                    }
+                    case "POST" -> {
+                        FaultRule r = faults.add(FaultRule.fromJson(mapper.readTree(body)));
+                        write(exchange, 200, r.toJson());
+                    }
+                    case "DELETE" -> {
+                        faults.clear();
+                        write(exchange, 200, mapper.createObjectNode().put("cleared", true));
+                    }
+                    default -> write(exchange, 405, mapper.createObjectNode().put("error", method));
+                }
+            } else if (path.startsWith(ADMIN_FAULTS + "/") && method.equals("DELETE")) {
+                boolean removed = faults.remove(path.substring(ADMIN_FAULTS.length() + 1));
+                write(
+                        exchange,
+                        removed ? 200 : 404,
+                        mapper.createObjectNode().put("removed", removed));
+            } else if (path.equals(ADMIN_TTL_SWEEP) && method.equals("POST")) {
+                int n = engine.sweepExpired();
+                write(exchange, 200, mapper.createObjectNode().put("deleted", n));
+            } else {
+                write(exchange, 404, mapper.createObjectNode().put("error", "no such admin path"));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            write(
+                    exchange,
+                    400,
+                    mapper.createObjectNode().put("error", String.valueOf(e.getMessage())));
+        }
+    }
+
+    private void write(HttpExchange exchange, int status, JsonNode response) throws IOException {
+        byte[] bytes = mapper.writeValueAsBytes(response);
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        var h = exchange.getResponseHeaders();
+        h.set("Content-Type", CONTENT_TYPE);
+        h.set("x-amzn-RequestId", requestIdPrefix + "-" + requestIds.incrementAndGet());
+        h.set("x-amz-crc32", Long.toString(crc.getValue()));
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

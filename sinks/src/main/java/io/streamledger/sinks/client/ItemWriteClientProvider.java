@@ -1,0 +1,14 @@
+package io.streamledger.sinks.client;
+
+import java.io.Serializable;
+
+/**
+ * Creates the writer's {@link ItemWriteClient} on the task manager (seed CS06 writer); shipped with
+ * the sink, so it must be serializable.
+ */
+@FunctionalInterface
+public interface ItemWriteClientProvider extends Serializable {
+
+    /** A new client allowed {@code maxConcurrency} concurrent requests. */
+    ItemWriteClient create(int maxConcurrency);
+}
