@@ -3,7 +3,7 @@ package io.streamledger.jobs.it;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.streams.LocalDynamoDbStreams;
-import io.streamledger.local.streams.StreamsApiExtension;
+import io.streamledger.local.streams.StreamFeatures;
 import io.streamledger.local.streams.StreamsOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
@@ -38,30 +38,51 @@ final class LocalStack implements AutoCloseable {
     final TableNaming naming;
 
     LocalStack(String prefix, boolean shuffleTransactions) {
+        this(prefix, shuffleTransactions, null, false);
+    }
+
+    LocalStack(
+            String prefix,
+            boolean shuffleTransactions,
+            @javax.annotation.Nullable
+                    io.streamledger.local.kinesis.KinesisDestinationOptions kinesisDestination) {
+        this(prefix, shuffleTransactions, kinesisDestination, false);
+    }
+
+    /** With a Kinesis destination ("Kinesis Data Streams for DynamoDB") when options are given. */
+    LocalStack(
+            String prefix,
+            boolean shuffleTransactions,
+            @javax.annotation.Nullable
+                    io.streamledger.local.kinesis.KinesisDestinationOptions kinesisDestination,
+            boolean commandTables) {
         this.prefix = prefix;
         this.naming = new TableNaming(prefix);
-        this.streams =
-                new LocalDynamoDbStreams(
-                        StreamsOptions.builder()
-                                .shardsPerTable(2)
-                                .shuffleTransactions(shuffleTransactions)
-                                .seed(42)
-                                .build());
         this.endpoint =
                 LocalEndpoint.builder()
                         .port(0)
-                        .streamSettings(streams)
-                        .commitListener(streams)
-                        .extensionFactory(
-                                catalog -> {
-                                    streams.attach(catalog);
-                                    return new StreamsApiExtension(streams);
-                                })
+                        .streamFeatures(
+                                StreamFeatures.none()
+                                        .withStreams(
+                                                StreamsOptions.builder()
+                                                        .shardsPerTable(2)
+                                                        .shuffleTransactions(shuffleTransactions)
+                                                        .seed(42)
+                                                        .build())
+                                        .withKinesisDestination(kinesisDestination))
                         .build()
                         .start();
+        this.streams = endpoint.streamFeatures().streams();
         this.ddb = JobOptions.dynamoDbClient(config()).buildSyncClient();
-        for (TableSpec spec :
-                List.of(Tables.CONTEXT, Tables.LEDGER, Tables.INBOX, Tables.PROJECTION)) {
+        if (commandTables) {
+            // the command service's own provisioning: Orders, Execution, Idempotency, Ledger,
+            // Context
+            io.streamledger.command.config.TableProvisioner.createAll(ddb, prefix);
+        } else {
+            create(naming.physicalName(Tables.CONTEXT), Tables.CONTEXT);
+            create(naming.physicalName(Tables.LEDGER), Tables.LEDGER);
+        }
+        for (TableSpec spec : List.of(Tables.INBOX, Tables.PROJECTION)) {
             create(naming.physicalName(spec), spec);
         }
         create(portfolioTable(), Tables.PORTFOLIO);

@@ -13,6 +13,8 @@ import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.local.fault.FaultRule;
+import io.streamledger.local.kinesis.KinesisDestinationOptions;
+import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
@@ -76,17 +78,80 @@ class PipelineITCase {
 
     @Test
     void fillsBecomeBalancedPostingsAndThePortfolioEqualsTheAuthority() throws Exception {
-        Workload w = new Workload(11, 2, 4, 3, 40, 5);
-        run(w, false);
+        // -Dstreamledger.it.orders / .maxFills / .timeoutSeconds scale it up (figures in README)
+        Workload w =
+                new Workload(
+                        11,
+                        Integer.getInteger("streamledger.it.tenants", 2),
+                        Integer.getInteger("streamledger.it.accounts", 4),
+                        Integer.getInteger("streamledger.it.symbols", 3),
+                        Integer.getInteger("streamledger.it.orders", 40),
+                        Integer.getInteger("streamledger.it.maxFills", 5));
+        run(w, false, (conf, table) -> conf);
     }
 
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
         Workload w = new Workload(23, 2, 5, 4, 60, 5);
-        run(w, true);
+        run(w, true, (conf, table) -> conf);
     }
 
-    private void run(Workload w, boolean chaos) throws Exception {
+    /**
+     * Issue 5 (a): the Kinesis transport ("Kinesis Data Streams for DynamoDB" through
+     * kinesis-local) with 10 % duplicated and 10 % reordered records.
+     */
+    @Test
+    void kinesisTransportWithDuplicatesAndReordering() throws Exception {
+        try (KinesisLocal kinesis = KinesisLocal.start()) {
+            String ctxStream = stack.prefix + "ctx-cdc";
+            String ledgerStream = stack.prefix + "ledger-cdc";
+            kinesis.createStream(ctxStream, 2);
+            kinesis.createStream(ledgerStream, 2);
+            stack.close();
+            stack =
+                    new LocalStack(
+                            stack.prefix,
+                            true,
+                            KinesisDestinationOptions.builder()
+                                    .kinesisEndpoint(kinesis.endpoint())
+                                    .duplicateProbability(0.10)
+                                    .reorderProbability(0.10)
+                                    .seed(5)
+                                    .build());
+            Map<String, String> arns =
+                    Map.of(
+                            stack.table(Tables.CONTEXT), KinesisLocal.streamArn(ctxStream),
+                            stack.table(Tables.LEDGER), KinesisLocal.streamArn(ledgerStream));
+            arns.forEach(
+                    (table, arn) ->
+                            stack.ddb.enableKinesisStreamingDestination(
+                                    b -> b.tableName(table).streamArn(arn)));
+            Workload w = new Workload(31, 2, 4, 3, 40, 5);
+            run(
+                    w,
+                    false,
+                    (conf, table) -> {
+                        conf.set(JobOptions.TRANSPORT, JobOptions.TransportKind.KINESIS);
+                        conf.set(JobOptions.STREAM_ARN, arns.get(table));
+                        conf.set(JobOptions.KINESIS_ENDPOINT, kinesis.endpoint().toString());
+                        return conf;
+                    });
+            var destination = stack.endpoint.streamFeatures().kinesisDestination();
+            assertThat(destination.duplicatedCount()).isPositive();
+            assertThat(destination.reorderedCount()).isPositive();
+            assertThat(destination.failedCount()).isZero();
+            // the duplicated TradeExecuted records were counted no-ops at the receipt
+            assertThat(CollectSink.<PostingOutcome>values("outcomes"))
+                    .anyMatch(o -> PostingOutcome.DUPLICATE.equals(o.getStatus()));
+        }
+    }
+
+    /** Adjusts a job's options for a transport, given the physical table it reads. */
+    interface Transport {
+        Configuration apply(Configuration conf, String table);
+    }
+
+    private void run(Workload w, boolean chaos, Transport transport) throws Exception {
         writeOutbox(w);
         String badEvent = writeMalformedFill();
         if (chaos) {
@@ -102,7 +167,8 @@ class PipelineITCase {
         env.enableCheckpointing(300);
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(20, 200));
 
-        Configuration postingConf = stack.configReading(Tables.CONTEXT);
+        Configuration postingConf =
+                transport.apply(stack.configReading(Tables.CONTEXT), stack.table(Tables.CONTEXT));
         postingConf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
         long third = Math.max(10, w.fills.size() / 3);
         RawChangeSource contextSource = ChangeSources.fromConfig(postingConf, PostingJob.ROLE);
@@ -119,7 +185,8 @@ class PipelineITCase {
         posting.outcomes().sinkTo(new CollectSink<>("outcomes"));
         posting.deadLetters().sinkTo(new CollectSink<>("postingDeadLetters"));
 
-        Configuration projConf = stack.configReading(Tables.LEDGER);
+        Configuration projConf =
+                transport.apply(stack.configReading(Tables.LEDGER), stack.table(Tables.LEDGER));
         projConf.set(JobOptions.GATE_GAP_SLA, Duration.ofSeconds(30));
         DynamoDbProjectionSinks prod = new DynamoDbProjectionSinks(projConf);
         ProjectionSinks sinks =
@@ -154,7 +221,8 @@ class PipelineITCase {
 
         JobClient job = env.executeAsync("pipeline-it");
         try {
-            awaitConverged(w, Duration.ofSeconds(80), job);
+            awaitConverged(
+                    w, Duration.ofSeconds(Long.getLong("streamledger.it.timeoutSeconds", 80)), job);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
@@ -232,8 +300,10 @@ class PipelineITCase {
     }
 
     private void awaitConverged(Workload w, Duration timeout, JobClient job) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
         String last = "";
+        long postedAt = -1;
         while (System.nanoTime() < deadline) {
             JobStatus status = job.getJobStatus().get();
             if (status.isGloballyTerminalState()) {
@@ -244,22 +314,51 @@ class PipelineITCase {
                 }
                 throw new AssertionError("job ended early: " + status);
             }
-            int receipts = stack.scan(stack.table(Tables.INBOX)).size();
+            long posted =
+                    CollectSink.<PostingOutcome>values("outcomes").stream()
+                            .filter(o -> !PostingOutcome.REJECTED.equals(o.getStatus()))
+                            .map(PostingOutcome::getEventId)
+                            .distinct()
+                            .count();
+            last = "posted=" + posted + "/" + w.fills.size();
+            if (posted < w.fills.size()) {
+                Thread.sleep(250);
+                continue;
+            }
+            if (postedAt < 0) {
+                postedAt = (System.nanoTime() - started) / 1_000_000;
+            }
+            // postings done: compare the view with the authority (full scans, so not too often)
             Map<String, Long> authority = authorityVersions();
             Map<String, Long> view = viewVersions();
-            last =
-                    "receipts="
-                            + receipts
-                            + "/"
-                            + w.fills.size()
-                            + " authorities="
-                            + authority.size()
-                            + " viewRows="
-                            + view.size();
-            if (receipts == w.fills.size() && authority.equals(view)) {
+            last += " authorities=" + authority.size() + " viewRows=" + view.size();
+            if (authority.equals(view)) {
+                var outcomes = List.copyOf(CollectSink.<PostingOutcome>values("outcomes"));
+                System.out.printf(
+                        "outcomes: %d, attempts histogram %s, statuses %s%n",
+                        outcomes.size(),
+                        outcomes.stream()
+                                .collect(
+                                        java.util.stream.Collectors.groupingBy(
+                                                PostingOutcome::getAttempts,
+                                                java.util.TreeMap::new,
+                                                java.util.stream.Collectors.counting())),
+                        outcomes.stream()
+                                .collect(
+                                        java.util.stream.Collectors.groupingBy(
+                                                PostingOutcome::getStatus,
+                                                java.util.stream.Collectors.counting())));
+                System.out.printf(
+                        "pipeline converged: %d fills posted after %d ms, %d authorities projected"
+                                + " after %d ms%n",
+                        w.fills.size(),
+                        postedAt,
+                        authority.size(),
+                        (System.nanoTime() - started) / 1_000_000);
                 return;
             }
-            Thread.sleep(500);
+            Thread.sleep(1000);
+            continue;
         }
         throw new AssertionError("not converged: " + last);
     }
