@@ -62,6 +62,53 @@ public final class ReconOptions {
                     .defaultValue(Duration.ofHours(24))
                     .withDescription("Time from detection until a break is due.");
 
+    public static final ConfigOption<Duration> RECON_WINDOW =
+            ConfigOptions.key("streamledger.recon.window")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription("Size of the declared event-time reconciliation window.");
+
+    public static final ConfigOption<Duration> RECON_ALLOWED_LATENESS =
+            ConfigOptions.key("streamledger.recon.allowed-lateness")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription("Late records re-fire the window's batch until this passes.");
+
+    public static final ConfigOption<Duration> RECON_OUT_OF_ORDERNESS =
+            ConfigOptions.key("streamledger.recon.out-of-orderness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription("Bounded out-of-orderness of business time.");
+
+    public static final ConfigOption<Duration> RECON_IDLENESS =
+            ConfigOptions.key("streamledger.recon.idleness")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription("A quiet shard stops holding the watermark back after this.");
+
+    public static final ConfigOption<Duration> PROJECTION_SLA =
+            ConfigOptions.key("streamledger.recon.projection-sla")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription("A Portfolio row may lag its authority by less than this.");
+
+    public static final ConfigOption<String> EXECUTION_STREAM_ARN =
+            ConfigOptions.key("streamledger.recon.execution.stream-arn")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Stream of the Execution table (fills).");
+
+    public static final ConfigOption<String> LEDGER_STREAM_ARN =
+            ConfigOptions.key("streamledger.recon.ledger.stream-arn")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Stream of the Ledger table (postings, authorities).");
+
+    public static io.streamledger.operators.recon.ReconConfig reconConfig(ReadableConfig conf) {
+        return io.streamledger.operators.recon.ReconConfig.of(
+                conf.get(RECON_WINDOW), conf.get(RECON_ALLOWED_LATENESS), conf.get(PROJECTION_SLA));
+    }
+
     public static LedgerCheckConfig ledgerCheckConfig(ReadableConfig conf) {
         LedgerCheckConfig base =
                 LedgerCheckConfig.of(conf.get(TXN_SLA), conf.get(CONTROL_SLA), conf.get(GAP_SLA));

@@ -13,7 +13,8 @@ public final class ReconState {
 
     public static final OutputTag<BreakRecord> BREAKS = new OutputTag<>("recon-breaks", BREAK);
 
-    public static final String TIMESTAMPS_UID = "recon-timestamps-v1";
+    public static final String FILL_TIMESTAMPS_UID = "recon-fill-timestamps-v1";
+    public static final String LEDGER_TIMESTAMPS_UID = "recon-ledger-timestamps-v1";
     public static final String WINDOW_UID = "recon-window-v1";
     public static final String WINDOW_NAME = "reconciliation: fills <-> ledger <-> projection";
 

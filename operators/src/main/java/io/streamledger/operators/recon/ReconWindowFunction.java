@@ -1,5 +1,6 @@
 package io.streamledger.operators.recon;
 
+import io.streamledger.model.money.CurrencyPolicy;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -22,8 +23,8 @@ import org.apache.flink.util.Collector;
  *
  * <ul>
  *   <li>every fill has exactly one ledger transaction (txnId = f(tenant, TRADE:tradeId)) whose
- *       client lines match: cash = ∓ round(qty × price, price scale, HALF_EVEN) − fee, securities =
- *       ± qty, exact;
+ *       client lines match: cash = ∓ round(qty × price, currency scale, HALF_EVEN) − fee,
+ *       securities = ± qty, exact;
  *   <li>every trading ledger transaction (postings with a role) has a fill;
  *   <li>every securities authority's last version in the window equals the Portfolio row's source
  *       version and quantity, or the row lags by less than the projection SLA.
@@ -272,7 +273,11 @@ public final class ReconWindowFunction
         BigDecimal qty = new BigDecimal(f.quantity);
         BigDecimal consideration =
                 price.multiply(qty)
-                        .setScale(Math.max(price.scale(), 0), config.considerationRounding());
+                        .setScale(
+                                // the currency's scale: a stored DynamoDB number loses trailing
+                                // zeros, so the price's own scale is not reliable evidence
+                                CurrencyPolicy.of(f.currency).maxScale(),
+                                config.considerationRounding());
         BigDecimal fee = f.fee == null ? BigDecimal.ZERO : new BigDecimal(f.fee);
         boolean buy = "BUY".equalsIgnoreCase(f.side);
         BigDecimal cash = (buy ? consideration.negate() : consideration).subtract(fee);

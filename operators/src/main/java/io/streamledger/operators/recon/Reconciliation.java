@@ -17,20 +17,28 @@ public final class Reconciliation {
 
     private Reconciliation() {}
 
-    public static SingleOutputStreamOperator<ReconBatch> apply(
-            DataStream<ReconEvent> events,
-            ReconConfig config,
-            PositionLookup positions,
-            Duration outOfOrderness,
-            Duration idleness) {
-        KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
-        return events.assignTimestampsAndWatermarks(
+    /**
+     * Business-time timestamps and watermarks for ONE source; apply it to each source before the
+     * union so the window's watermark is the minimum over fills and ledger (a fast source must not
+     * close a window the other has not delivered yet).
+     */
+    public static DataStream<ReconEvent> withBusinessTime(
+            DataStream<ReconEvent> source, String uid, Duration outOfOrderness, Duration idleness) {
+        return source.assignTimestampsAndWatermarks(
                         WatermarkStrategy.<ReconEvent>forBoundedOutOfOrderness(outOfOrderness)
                                 .withTimestampAssigner((e, ts) -> e.eventTimeMillis)
                                 .withIdleness(idleness))
-                .uid(ReconState.TIMESTAMPS_UID)
-                .name("reconciliation: business-time watermarks")
-                .keyBy(byTenant, Types.STRING)
+                .uid(uid)
+                .name("reconciliation: business-time watermarks (" + uid + ")");
+    }
+
+    /**
+     * @param events union of sources already passed through {@link #withBusinessTime}
+     */
+    public static SingleOutputStreamOperator<ReconBatch> apply(
+            DataStream<ReconEvent> events, ReconConfig config, PositionLookup positions) {
+        KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
+        return events.keyBy(byTenant, Types.STRING)
                 .window(TumblingEventTimeWindows.of(Duration.ofMillis(config.windowMillis())))
                 .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
                 .process(new ReconWindowFunction(config, positions), ReconState.BATCH)
