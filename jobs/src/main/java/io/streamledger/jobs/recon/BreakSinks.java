@@ -3,6 +3,7 @@ package io.streamledger.jobs.recon;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -22,6 +23,18 @@ public final class BreakSinks {
                         .physicalName(Tables.RECONCILIATION),
                 conf.get(ReconOptions.BREAK_OWNER),
                 conf.get(ReconOptions.BREAK_DUE_AFTER));
+    }
+
+    /** The gate's overdue-gap breaks (CS07) into the same table and due queue. */
+    public static Sink<GapBreak> gapBreaks(ReadableConfig conf) {
+        BreakRows rows = rows(conf);
+        return VersionedDynamoDbSink.<GapBreak>builder()
+                .elementConverter((g, ctx) -> rows.newBreak(GapBreaks.toBreak(g)))
+                .clientConfig(JobOptions.dynamoDbClient(conf))
+                .guard(BreakRows.GUARD)
+                .maxTimeInBufferMS(conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis())
+                .maxRetries(conf.get(JobOptions.SINK_MAX_RETRIES))
+                .build();
     }
 
     public static Sink<BreakRecord> dynamoDb(ReadableConfig conf) {
