@@ -8,6 +8,9 @@ import io.streamledger.jobs.recon.LedgerWriter;
 import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.jobs.recon.ReconStack;
 import io.streamledger.jobs.source.ChangeSources;
+import io.streamledger.jobs.source.RawChange;
+import io.streamledger.jobs.source.RawChangeSource;
+import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -19,7 +22,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -71,8 +76,8 @@ class LedgerCheckITCase {
         return c;
     }
 
-    @Test
-    void eachInjectedViolationIsExactlyOneBreakAndAReplayAddsNone() throws Exception {
+    /** Writes a clean background plus one violation per check; returns reason → subject. */
+    private Map<String, String> writeViolations() {
         LedgerWriter w = new LedgerWriter(stack.ddb, stack.table(Tables.LEDGER), T, START);
         // a clean background
         w.txn("c1", line("C1", "USD", "100.00"), line("HOUSE-CLEARING", "USD", "-100.00"));
@@ -147,6 +152,12 @@ class LedgerCheckITCase {
         expected.put("POSTING_WITHOUT_AUTHORITY", "t1/W1/CASH/USD");
         expected.put("MONTH_LIMIT_EXCEEDED", "t1/ML/2026-11");
 
+        return expected;
+    }
+
+    @Test
+    void eachInjectedViolationIsExactlyOneBreakAndAReplayAddsNone() throws Exception {
+        Map<String, String> expected = writeViolations();
         runUntil(expected.size(), Duration.ofSeconds(60));
         List<Map<String, AttributeValue>> rows = stack.breaks();
         Map<String, List<Map<String, AttributeValue>>> byReason =
@@ -222,17 +233,57 @@ class LedgerCheckITCase {
      * duplicates would have shown up), then cancels it.
      */
     private void runUntil(int expected, Duration timeout) throws Exception {
+        runUntil(expected, timeout, 0);
+    }
+
+    @Test
+    void injectedJobFailuresNeitherDuplicateNorLoseBreaks() throws Exception {
+        Map<String, String> expected = writeViolations();
+        FailAfter.FAILURES_LEFT.set(2);
+        runUntil(expected.size(), Duration.ofSeconds(90), 8);
+        assertThat(FailAfter.FAILURES_LEFT.get()).isZero();
+        Map<String, List<Map<String, AttributeValue>>> byReason =
+                stack.breaks().stream().collect(Collectors.groupingBy(r -> r.get("reason").s()));
+        assertThat(byReason.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        byReason.forEach((reason, list) -> assertThat(list).as(reason).hasSize(1));
+    }
+
+    /** Fails the job (all subtasks share the budget) after {@code n} records per attempt. */
+    static final class FailAfter implements MapFunction<RawChange, RawChange> {
+        static final AtomicInteger FAILURES_LEFT = new AtomicInteger();
+        private final int n;
+        private transient int seen;
+
+        FailAfter(int n) {
+            this.n = n;
+        }
+
+        @Override
+        public RawChange map(RawChange r) {
+            if (++seen == n && FAILURES_LEFT.getAndUpdate(x -> Math.max(0, x - 1)) > 0) {
+                throw new IllegalStateException("injected failure");
+            }
+            return r;
+        }
+    }
+
+    private void runUntil(int expected, Duration timeout, int failAfter) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         env.enableCheckpointing(500);
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 200));
         env.getConfig().disableGenericTypes();
         Configuration conf = conf();
-        new LedgerCheckJob(
-                        ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE),
-                        BreakSinks.dynamoDb(conf),
-                        conf)
-                .build(env);
+        RawChangeSource source = ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE);
+        RawChangeSource chaos =
+                failAfter <= 0
+                        ? source
+                        : e ->
+                                source.open(e)
+                                        .map(new FailAfter(failAfter))
+                                        .returns(SourceTypes.RAW_CHANGE)
+                                        .uid("ledgercheck-chaos-v1");
+        new LedgerCheckJob(chaos, BreakSinks.dynamoDb(conf), conf).build(env);
         JobClient job = env.executeAsync("ledgercheck-it");
         try {
             long deadline = System.nanoTime() + timeout.toNanos();
