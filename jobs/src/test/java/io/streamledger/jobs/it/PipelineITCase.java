@@ -118,7 +118,7 @@ class PipelineITCase {
                     (table, arn) ->
                             stack.ddb.enableKinesisStreamingDestination(
                                     b -> b.tableName(table).streamArn(arn)));
-            Workload w = new Workload(31, 2, 4, 3, 40, 5);
+            Workload w = sized(31, 40);
             run(
                     w,
                     false,
