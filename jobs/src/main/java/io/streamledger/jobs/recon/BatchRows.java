@@ -49,6 +49,7 @@ public final class BatchRows implements Serializable {
         a.put("manifest", AttributeValue.fromS(b.manifest));
         a.put("controlTotals", AttributeValue.fromS(b.controlTotals));
         a.put("outcome", AttributeValue.fromS(b.outcome));
+        a.put("state", AttributeValue.fromS(b.closed ? "CLOSED" : "PROVISIONAL"));
         a.put("breakCount", AttributeValue.fromN(Integer.toString(b.breakCount)));
         return VersionedWrite.of(
                 table,

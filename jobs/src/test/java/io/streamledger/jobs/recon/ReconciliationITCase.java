@@ -111,6 +111,7 @@ class ReconciliationITCase {
         Map<String, AttributeValue> batch1 = batches.get(b1);
         assertThat(batch1.get("PK").s()).isEqualTo("TEN#t1#RECON#2026-11-30");
         assertThat(batch1.get("outcome").s()).isEqualTo("BREAKS");
+        assertThat(batch1.get("state").s()).isEqualTo("CLOSED");
         assertThat(batch1.get("breakCount").n()).isEqualTo("4");
         assertThat(batch1.get("windowStart").s()).isEqualTo(W1.toString());
         assertThat(batch1.get("manifest").s())
@@ -334,7 +335,7 @@ class ReconciliationITCase {
         env.getConfig().disableGenericTypes();
         Configuration conf = stack.config();
         conf.set(ReconOptions.RECON_WINDOW, WINDOW);
-        conf.set(ReconOptions.RECON_ALLOWED_LATENESS, Duration.ofMinutes(10));
+        conf.set(ReconOptions.RECON_ALLOWED_LATENESS, Duration.ofMinutes(2));
         conf.set(ReconOptions.RECON_OUT_OF_ORDERNESS, Duration.ofSeconds(1));
         conf.set(ReconOptions.RECON_IDLENESS, Duration.ofSeconds(5));
         conf.set(ReconOptions.PROJECTION_SLA, Duration.ofSeconds(30));
@@ -363,7 +364,10 @@ class ReconciliationITCase {
                     job.getJobExecutionResult().get();
                     throw new AssertionError("job ended early");
                 }
-                if (batches().keySet().containsAll(ids)) {
+                Map<String, Map<String, AttributeValue>> b = batches();
+                if (b.keySet().containsAll(ids)
+                        && ids.stream()
+                                .allMatch(id -> "CLOSED".equals(b.get(id).get("state").s()))) {
                     Thread.sleep(2_000); // let the break sink flush
                     return;
                 }

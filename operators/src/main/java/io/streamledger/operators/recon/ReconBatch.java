@@ -27,7 +27,10 @@ public class ReconBatch {
 
     public int breakCount;
 
-    /** Number of input records the firing covered (monotone under late data). */
+    /** False for provisional firings; true once the allowed lateness has passed. */
+    public boolean closed;
+
+    /** 2 × records covered (+1 when closed): grows with every firing that can change the batch. */
     public long revision;
 
     public ReconBatch() {}

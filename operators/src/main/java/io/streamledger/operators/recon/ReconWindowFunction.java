@@ -30,8 +30,9 @@ import org.apache.flink.util.Collector;
  *       version and quantity, or the row lags by less than the projection SLA.
  * </ul>
  *
- * Break ids are functions of the window and the subject, so a late re-firing or a restart repeats
- * them (create-once storage makes that a no-op).
+ * Batches are written at every firing ({@link BatchTrigger}); breaks only at the closing firing
+ * (watermark past end + allowed lateness). Break ids are functions of the window and the subject,
+ * so a restart repeats them (create-once storage makes that a no-op).
  */
 public final class ReconWindowFunction
         extends ProcessWindowFunction<ReconEvent, ReconBatch, String, TimeWindow> {
@@ -224,9 +225,13 @@ public final class ReconWindowFunction
             }
         }
 
-        for (BreakRecord b : found) {
-            breaks.inc();
-            ctx.output(ReconState.BREAKS, b);
+        boolean closing =
+                BatchTrigger.closing(w, ctx.currentWatermark(), config.allowedLatenessMillis());
+        if (closing) {
+            for (BreakRecord b : found) {
+                breaks.inc();
+                ctx.output(ReconState.BREAKS, b);
+            }
         }
         ReconBatch batch = new ReconBatch();
         batch.tenant = tenant;
@@ -260,7 +265,9 @@ public final class ReconWindowFunction
         batch.controlTotals = totals.json();
         batch.breakCount = found.size();
         batch.outcome = found.isEmpty() ? "CLEAN" : "BREAKS";
-        batch.revision = n;
+        batch.closed = closing;
+        // monotone: more records, or the same records at the closing firing
+        batch.revision = 2 * n + (closing ? 1 : 0);
         batches.inc();
         out.collect(batch);
     }

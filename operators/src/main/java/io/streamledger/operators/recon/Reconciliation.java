@@ -41,6 +41,7 @@ public final class Reconciliation {
         return events.keyBy(byTenant, Types.STRING)
                 .window(TumblingEventTimeWindows.of(Duration.ofMillis(config.windowMillis())))
                 .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
+                .trigger(new BatchTrigger(config.allowedLatenessMillis()))
                 .process(new ReconWindowFunction(config, positions), ReconState.BATCH)
                 .uid(ReconState.WINDOW_UID)
                 .name(ReconState.WINDOW_NAME);
