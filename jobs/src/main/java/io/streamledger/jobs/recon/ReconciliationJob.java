@@ -67,6 +67,7 @@ public final class ReconciliationJob {
     public record Streams(
             DataStream<ReconBatch> batches,
             DataStream<BreakRecord> breaks,
+            DataStream<ReconEvent> tooLate,
             DataStream<SourceDeadLetter> deadLetters) {}
 
     public Streams build(StreamExecutionEnvironment env) {
@@ -116,6 +117,7 @@ public final class ReconciliationJob {
         return new Streams(
                 batches,
                 breaks,
+                batches.getSideOutput(ReconState.LATE),
                 fills.getSideOutput(SourceTypes.DEAD_LETTERS)
                         .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS)));
     }
@@ -168,6 +170,7 @@ public final class ReconciliationJob {
                                 conf)
                         .build(env);
         s.deadLetters().print("recon-dead-letter").uid("recon-dead-letter-print-v1");
+        s.tooLate().print("recon-too-late").uid("recon-too-late-print-v1");
         env.execute("streamledger reconciliation");
     }
 

@@ -13,6 +13,9 @@ public final class ReconState {
 
     public static final OutputTag<BreakRecord> BREAKS = new OutputTag<>("recon-breaks", BREAK);
 
+    /** Records later than the allowed lateness: not reconciled by their window, surfaced here. */
+    public static final OutputTag<ReconEvent> LATE = new OutputTag<>("recon-late", EVENT);
+
     public static final String FILL_TIMESTAMPS_UID = "recon-fill-timestamps-v1";
     public static final String LEDGER_TIMESTAMPS_UID = "recon-ledger-timestamps-v1";
     public static final String WINDOW_UID = "recon-window-v1";

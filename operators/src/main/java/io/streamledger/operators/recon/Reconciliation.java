@@ -42,6 +42,7 @@ public final class Reconciliation {
                 .window(TumblingEventTimeWindows.of(Duration.ofMillis(config.windowMillis())))
                 .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
                 .trigger(new BatchTrigger(config.allowedLatenessMillis()))
+                .sideOutputLateData(ReconState.LATE)
                 .process(new ReconWindowFunction(config, positions), ReconState.BATCH)
                 .uid(ReconState.WINDOW_UID)
                 .name(ReconState.WINDOW_NAME);
