@@ -37,9 +37,17 @@ public final class BatchTrigger extends Trigger<Object, TimeWindow> {
 
     @Override
     public TriggerResult onEventTime(long time, TimeWindow w, TriggerContext ctx) {
-        return time == w.maxTimestamp() || time == w.maxTimestamp() + allowedLatenessMillis
-                ? TriggerResult.FIRE
-                : TriggerResult.CONTINUE;
+        long closingAt = w.maxTimestamp() + allowedLatenessMillis;
+        if (time == closingAt) {
+            return TriggerResult.FIRE;
+        }
+        if (time == w.maxTimestamp()) {
+            // one watermark jump past both timers: only the closing firing, never two closings
+            return ctx.getCurrentWatermark() >= closingAt
+                    ? TriggerResult.CONTINUE
+                    : TriggerResult.FIRE;
+        }
+        return TriggerResult.CONTINUE;
     }
 
     @Override
