@@ -1,0 +1,150 @@
+package io.streamledger.operators.recon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.ExecutionConfig;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.streaming.runtime.operators.windowing.WindowOperatorBuilder;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AP14 window semantics on the real WindowOperator: provisional batch at the end, a late record in
+ * time re-fires and can clear a discrepancy, breaks only at the closing firing, too-late records to
+ * the side output.
+ */
+class ReconWindowTest {
+
+    static final long MIN = 60_000;
+    static final long T0 = Instant.parse("2026-11-30T09:00:00Z").toEpochMilli();
+    static final ReconConfig CONFIG =
+            ReconConfig.of(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofSeconds(30));
+
+    private KeyedOneInputStreamOperatorTestHarness<String, ReconEvent, ReconBatch> h;
+
+    @AfterEach
+    void close() throws Exception {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    private void open(Map<String, PositionView> rows) throws Exception {
+        WindowOperatorBuilder<ReconEvent, String, TimeWindow> b =
+                new WindowOperatorBuilder<>(
+                        TumblingEventTimeWindows.of(Duration.ofMinutes(1)),
+                        new BatchTrigger(CONFIG.allowedLatenessMillis()),
+                        new ExecutionConfig(),
+                        ReconState.EVENT,
+                        e -> e.tenant,
+                        Types.STRING);
+        b.allowedLateness(Duration.ofMillis(CONFIG.allowedLatenessMillis()));
+        b.sideOutputLateData(ReconState.LATE);
+        h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        b.process(
+                                new ReconWindowFunction(
+                                        CONFIG, (t, a, s) -> rows.get(a + "/" + s))),
+                        e -> e.tenant,
+                        Types.STRING);
+        h.open();
+    }
+
+    private static ReconEvent fill(String tradeId, long at) {
+        ReconEvent e = new ReconEvent();
+        e.kind = ReconEvent.Kind.FILL;
+        e.tenant = "t1";
+        e.tradeId = tradeId;
+        e.account = "C1";
+        e.symbol = "ACME";
+        e.side = "BUY";
+        e.quantity = "2";
+        e.price = "10.00";
+        e.currency = "USD";
+        e.fee = "0";
+        e.eventTimeMillis = at;
+        return e;
+    }
+
+    private static List<ReconEvent> txn(String tradeId, long at) {
+        List<ReconEvent> out = new ArrayList<>();
+        String txn = TradeTxnIds.txnId("t1", tradeId);
+        String[][] lines = {
+            {"C1", "CASH", "USD", "-20.00"}, {"H", "CASH", "USD", "20.00"},
+            {"C1", "SEC", "ACME", "2"}, {"H", "SEC", "ACME", "-2"}
+        };
+        int n = 0;
+        for (String[] l : lines) {
+            ReconEvent e = new ReconEvent();
+            e.kind = ReconEvent.Kind.POSTING;
+            e.tenant = "t1";
+            e.txnId = txn;
+            e.sourceId = "TRADE:" + tradeId;
+            e.line = ++n;
+            e.account = l[0];
+            e.assetType = l[1];
+            e.asset = l[2];
+            e.amount = l[3];
+            e.role = "X";
+            e.eventTimeMillis = at;
+            out.add(e);
+        }
+        return out;
+    }
+
+    private List<ReconBatch> batches() {
+        return h.extractOutputValues();
+    }
+
+    private List<BreakRecord> breaks() {
+        var q = h.getSideOutput(ReconState.BREAKS);
+        return q == null ? List.of() : q.stream().map(StreamRecord::getValue).toList();
+    }
+
+    @Test
+    void lateTxnWithinLatenessClearsTheProvisionalDiscrepancy() throws Exception {
+        open(Map.of());
+        h.processElement(fill("f1", T0 + 1_000), T0 + 1_000);
+        h.processWatermark(new Watermark(T0 + MIN)); // window end passed: provisional
+        assertThat(batches()).hasSize(1);
+        assertThat(batches().get(0).closed).isFalse();
+        assertThat(batches().get(0).outcome).isEqualTo("BREAKS");
+        assertThat(breaks()).isEmpty();
+        for (ReconEvent p : txn("f1", T0 + 1_000)) {
+            h.processElement(p, p.eventTimeMillis); // late but allowed: re-fires
+        }
+        h.processWatermark(new Watermark(T0 + 3 * MIN)); // end + lateness passed: closing
+        ReconBatch last = batches().get(batches().size() - 1);
+        assertThat(last.closed).isTrue();
+        assertThat(last.outcome).isEqualTo("CLEAN");
+        assertThat(last.revision).isGreaterThan(batches().get(0).revision);
+        assertThat(breaks()).isEmpty();
+        // after the lateness: to the side output, the window is gone
+        h.processElement(fill("f9", T0 + 2_000), T0 + 2_000);
+        assertThat(h.getSideOutput(ReconState.LATE)).hasSize(1);
+        assertThat(h.numKeyedStateEntries()).isZero();
+    }
+
+    @Test
+    void discrepancyStillThereAtClosingIsOneBreakInTheWindowsBatch() throws Exception {
+        open(Map.of());
+        h.processElement(fill("f2", T0 + 1_000), T0 + 1_000);
+        h.processWatermark(new Watermark(T0 + 3 * MIN));
+        assertThat(breaks())
+                .extracting(BreakRecord::getBreakId)
+                .containsExactly("MISSING_LEDGER_TXN:f2");
+        assertThat(breaks().get(0).getBatchId())
+                .isEqualTo(ReconWindowFunction.batchId(T0, MIN))
+                .isEqualTo(batches().get(batches().size() - 1).batchId);
+    }
+}
