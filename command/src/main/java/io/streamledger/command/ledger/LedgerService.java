@@ -56,6 +56,12 @@ public final class LedgerService {
     public static final String P_TXN = "txnId";
     public static final String P_SOURCE = "sourceId";
     public static final String P_LINE = "line";
+
+    /**
+     * Lines of the whole transaction, on every posting: the ledger check knows when all arrived.
+     */
+    public static final String P_LINE_COUNT = "lineCount";
+
     public static final String P_ACCOUNT = "accountId";
     public static final String P_ASSET_TYPE = "assetType";
     public static final String P_ASSET = "asset";
@@ -265,6 +271,7 @@ public final class LedgerService {
             // 3. allocate sequence numbers and buckets per account-month
             List<TransactWriteItem> tx = new ArrayList<>();
             List<Map<String, AttributeValue>> postingItems = new ArrayList<>();
+            int lineCount = byAccount.values().stream().mapToInt(List::size).sum();
             ArrayNode postingViews = StrictJson.MAPPER.createArrayNode();
             for (Map.Entry<String, List<PostingLine>> e : byAccount.entrySet()) {
                 String account = e.getKey();
@@ -280,6 +287,7 @@ public final class LedgerService {
                                     reversalOf,
                                     description,
                                     p,
+                                    lineCount,
                                     now,
                                     0,
                                     0,
@@ -299,6 +307,7 @@ public final class LedgerService {
                                     reversalOf,
                                     description,
                                     p,
+                                    lineCount,
                                     now,
                                     alloc.bucket(),
                                     seq,
@@ -421,6 +430,7 @@ public final class LedgerService {
             @Nullable String reversalOf,
             @Nullable String description,
             PostingLine p,
+            int lineCount,
             Instant at,
             int bucket,
             long seq,
@@ -433,6 +443,7 @@ public final class LedgerService {
         item.put(P_TXN, Av.s(txnId));
         item.put(P_SOURCE, Av.s(sourceId));
         item.put(P_LINE, Av.n(p.line()));
+        item.put(P_LINE_COUNT, Av.n(lineCount));
         item.put(P_ACCOUNT, Av.s(p.accountId()));
         item.put(P_ASSET_TYPE, Av.s(p.asset().type().name()));
         item.put(P_ASSET, Av.s(p.asset().code()));

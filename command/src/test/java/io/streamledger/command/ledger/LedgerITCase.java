@@ -77,6 +77,27 @@ class LedgerITCase {
     }
 
     @Test
+    void everyPostingCarriesItsTransactionsLineCount() {
+        Reply r = post(txn("dep-lc", "SYS-BANK-LC", "L-LC1", "12.00"));
+        assertThat(r.status()).as(r.raw()).isEqualTo(201);
+        String txnId = r.json().at("/transaction/txnId").asText();
+
+        var postings =
+                f
+                        .client
+                        .scan(ScanRequest.builder().tableName(f.service.tables().ledger()).build())
+                        .items()
+                        .stream()
+                        .filter(i -> i.containsKey(LedgerService.P_TXN))
+                        .filter(i -> txnId.equals(i.get(LedgerService.P_TXN).s()))
+                        .toList();
+
+        assertThat(postings).hasSize(2);
+        assertThat(postings)
+                .allSatisfy(i -> assertThat(i.get(LedgerService.P_LINE_COUNT).n()).isEqualTo("2"));
+    }
+
+    @Test
     void depositPostsBalancedImmutablePostingsAndVersionsTheAuthority() {
         Reply r = post(txn("dep-1", "SYS-BANK1", "L-ACC1", "100.00"));
         assertThat(r.status()).as(r.raw()).isEqualTo(201);

@@ -36,6 +36,12 @@ public final class LedgerItems {
     public static final String P_TXN = "txnId";
     public static final String P_SOURCE = "sourceId";
     public static final String P_LINE = "line";
+
+    /**
+     * Lines of the whole transaction, on every posting: the ledger check knows when all arrived.
+     */
+    public static final String P_LINE_COUNT = "lineCount";
+
     public static final String P_ACCOUNT = "accountId";
     public static final String P_ASSET_TYPE = "assetType";
     public static final String P_ASSET = "asset";
@@ -185,6 +191,7 @@ public final class LedgerItems {
         item.put(P_TXN, s(plan.txnId()));
         item.put(P_SOURCE, s(plan.sourceId()));
         item.put(P_LINE, n(line.line()));
+        item.put(P_LINE_COUNT, n(plan.lines().size()));
         item.put(P_ACCOUNT, s(line.accountId()));
         item.put(P_ASSET_TYPE, s(line.assetType()));
         item.put(P_ASSET, s(line.asset()));

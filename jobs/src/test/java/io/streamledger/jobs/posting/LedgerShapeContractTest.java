@@ -26,6 +26,10 @@ class LedgerShapeContractTest {
         assertThat(LedgerItems.P_TXN).isEqualTo(LedgerService.P_TXN);
         assertThat(LedgerItems.P_SOURCE).isEqualTo(LedgerService.P_SOURCE);
         assertThat(LedgerItems.P_LINE).isEqualTo(LedgerService.P_LINE);
+        // the ledger-check job decides a transaction's balance once lineCount lines arrived
+        assertThat(LedgerItems.P_LINE_COUNT)
+                .isEqualTo(LedgerService.P_LINE_COUNT)
+                .isEqualTo(io.streamledger.operators.ledgercheck.LedgerFacts.P_LINE_COUNT);
         assertThat(LedgerItems.P_ACCOUNT).isEqualTo(LedgerService.P_ACCOUNT);
         assertThat(LedgerItems.P_ASSET_TYPE).isEqualTo(LedgerService.P_ASSET_TYPE);
         assertThat(LedgerItems.P_ASSET).isEqualTo(LedgerService.P_ASSET);
