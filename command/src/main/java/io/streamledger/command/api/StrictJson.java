@@ -2,6 +2,7 @@ package io.streamledger.command.api;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,6 +39,15 @@ public final class StrictJson {
     }
 
     private StrictJson() {}
+
+    /** Serialises a response body built in memory; failing here is a bug, not bad input. */
+    public static String write(ObjectNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     public static ObjectNode parseObject(byte[] body) {
         if (body == null || body.length == 0) {

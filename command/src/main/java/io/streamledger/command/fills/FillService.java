@@ -1,6 +1,5 @@
 package io.streamledger.command.fills;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
@@ -163,7 +162,7 @@ public final class FillService {
             o.put("filledQuantity", newFilled.toPlainString());
             o.put("remainingQuantity", newRemaining.toPlainString());
             o.put("version", newVersion);
-            DurableResponse response = new DurableResponse(201, write(body));
+            DurableResponse response = new DurableResponse(201, StrictJson.write(body));
 
             String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
             OutboxEvent event =
@@ -211,7 +210,7 @@ public final class FillService {
                             OutboxItems.createPut(tables.context(), tenant, event),
                             executor.store().completionPut(claim, response));
             try {
-                ddb.transact(tx, tokenFor(claim, round), meter);
+                ddb.transact(tx, claim.roundToken(round), meter);
                 return response;
             } catch (TransactionCanceledException e) {
                 if (Tx.conditionFailed(e.cancellationReasons(), TX_REQUEST)) {
@@ -307,27 +306,5 @@ public final class FillService {
                                 .expressionAttributeValues(values)
                                 .build())
                 .build();
-    }
-
-    private static String tokenFor(Claim claim, int round) {
-        return Fingerprint.sha256Hex(
-                        claim.tenant()
-                                + "\n"
-                                + claim.requestKey()
-                                + "\n"
-                                + claim.owner()
-                                + "\n"
-                                + claim.attempt()
-                                + "\n"
-                                + round)
-                .substring(0, 36);
-    }
-
-    private static String write(ObjectNode node) {
-        try {
-            return StrictJson.MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -13,4 +13,15 @@ public record Claim(
         int attempt,
         long leaseUntilMillis,
         String commandJson,
-        String effectId) {}
+        String effectId) {
+
+    /**
+     * ClientRequestToken (≤36 chars) for one transaction round of this owner attempt, so a retried
+     * round is deduplicated by DynamoDB and a new round is not.
+     */
+    public String roundToken(int round) {
+        return Fingerprint.sha256Hex(
+                        tenant + "\n" + requestKey + "\n" + owner + "\n" + attempt + "\n" + round)
+                .substring(0, 36);
+    }
+}

@@ -357,11 +357,11 @@ public final class LedgerService {
             }
             ArrayNode bal = body.putArray("balances");
             after.values().forEach(a -> bal.add(a.view()));
-            DurableResponse response = new DurableResponse(201, write(body));
+            DurableResponse response = new DurableResponse(201, StrictJson.write(body));
             int requestIndex = tx.size();
             tx.add(executor.store().completionPut(claim, response));
             try {
-                ddb.transact(tx, token(claim, round), meter);
+                ddb.transact(tx, claim.roundToken(round), meter);
                 return response;
             } catch (TransactionCanceledException ex) {
                 var reasons = ex.cancellationReasons();
@@ -684,13 +684,14 @@ public final class LedgerService {
             r.put("amount", asset.format(changed));
             r.put("state", hold ? "HELD" : "RELEASED");
             body.set("balance", next.view());
-            DurableResponse response = new DurableResponse(hold ? 201 : 200, write(body));
+            DurableResponse response =
+                    new DurableResponse(hold ? 201 : 200, StrictJson.write(body));
             List<TransactWriteItem> tx =
                     List.of(
                             next.writeFrom(a.version(), tables.ledger(), claim.effectId(), now),
                             executor.store().completionPut(claim, response));
             try {
-                ddb.transact(tx, token(claim, round), meter);
+                ddb.transact(tx, claim.roundToken(round), meter);
                 return response;
             } catch (TransactionCanceledException ex) {
                 if (Tx.conditionFailed(ex.cancellationReasons(), 1)) {
@@ -711,27 +712,5 @@ public final class LedgerService {
 
     private static ApiException reservationNotFound(String id) {
         return new ApiException(404, "RESERVATION_NOT_FOUND", "no open reservation '" + id + "'");
-    }
-
-    private static String token(Claim claim, int round) {
-        return Fingerprint.sha256Hex(
-                        claim.tenant()
-                                + "\n"
-                                + claim.requestKey()
-                                + "\n"
-                                + claim.owner()
-                                + "\n"
-                                + claim.attempt()
-                                + "\n"
-                                + round)
-                .substring(0, 36);
-    }
-
-    private static String write(ObjectNode node) {
-        try {
-            return StrictJson.MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

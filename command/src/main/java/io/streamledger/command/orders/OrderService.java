@@ -1,6 +1,5 @@
 package io.streamledger.command.orders;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
@@ -175,7 +174,7 @@ public final class OrderService {
     private static DurableResponse accepted(Map<String, AttributeValue> order) {
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         body.set("order", OrderItems.view(order));
-        return new DurableResponse(201, write(body));
+        return new DurableResponse(201, StrictJson.write(body));
     }
 
     private static Map<String, io.streamledger.model.change.AttributeValue> payload(
@@ -194,13 +193,5 @@ public final class OrderService {
                 .s("status", OrderStatus.ACCEPTED.name())
                 .n("version", 1)
                 .build();
-    }
-
-    static String write(ObjectNode node) {
-        try {
-            return StrictJson.MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

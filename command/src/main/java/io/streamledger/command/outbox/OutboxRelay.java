@@ -5,6 +5,7 @@ import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.dynamo.ModelAv;
+import io.streamledger.command.worker.BackgroundRounds;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.keys.OutboxReadyKey;
@@ -18,10 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -66,7 +64,7 @@ public final class OutboxRelay implements AutoCloseable {
     private final LongAdder retried = new LongAdder();
     private final LongAdder leasesRecovered = new LongAdder();
 
-    @Nullable private ScheduledExecutorService scheduler;
+    @Nullable private BackgroundRounds rounds;
 
     public OutboxRelay(
             Ddb ddb,
@@ -367,50 +365,30 @@ public final class OutboxRelay implements AutoCloseable {
 
     /** Runs the relay in the background until {@link #close()}. */
     public OutboxRelay start(Duration pollInterval, Duration sweepInterval) {
-        scheduler =
-                Executors.newScheduledThreadPool(
-                        2,
-                        r -> {
-                            Thread t = new Thread(r, "outbox-relay-" + owner);
-                            t.setDaemon(true);
-                            return t;
-                        });
-        scheduler.scheduleWithFixedDelay(
+        rounds = BackgroundRounds.start("outbox-relay-" + owner, 2);
+        rounds.every(
+                Duration.ZERO,
+                pollInterval,
                 () -> {
-                    try {
-                        while (pollOnce() >= batch) {
-                            // a full batch: more is due, keep draining
-                        }
-                    } catch (RuntimeException e) {
-                        LOG.warn("outbox relay round failed; next round retries", e);
+                    while (pollOnce() >= batch) {
+                        // a full batch: more is due, keep draining
                     }
                 },
-                0,
-                pollInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        recoverExpiredLeases();
-                    } catch (RuntimeException e) {
-                        LOG.warn("outbox lease sweep failed; next sweep retries", e);
-                    }
-                },
-                sweepInterval.toMillis(),
-                sweepInterval.toMillis(),
-                TimeUnit.MILLISECONDS);
+                LOG,
+                "outbox relay round failed; next round retries");
+        rounds.every(
+                sweepInterval,
+                sweepInterval,
+                this::recoverExpiredLeases,
+                LOG,
+                "outbox lease sweep failed; next sweep retries");
         return this;
     }
 
     @Override
     public void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            try {
-                scheduler.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (rounds != null) {
+            rounds.close();
         }
     }
 

@@ -13,6 +13,7 @@ import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.idempotency.RequestState;
+import io.streamledger.command.worker.BackgroundRounds;
 import io.streamledger.model.keys.RepairDueKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,9 +22,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -56,7 +54,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
     private final Duration retryDelay;
     private final Duration escalationRequeue;
     private final Map<RepairOutcome, LongAdder> counts = new EnumMap<>(RepairOutcome.class);
-    @Nullable private ScheduledExecutorService scheduler;
+    @Nullable private BackgroundRounds rounds;
 
     /**
      * @param effects the re-attempt of a record's operation from its stored canonical command, or
@@ -187,36 +185,16 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
     }
 
     public IdempotencyRepairWorker start(Duration interval) {
-        scheduler =
-                Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "idempotency-repair-" + owner);
-                            t.setDaemon(true);
-                            return t;
-                        });
-        scheduler.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        pollOnce();
-                    } catch (RuntimeException e) {
-                        LOG.warn("repair round failed; next round retries", e);
-                    }
-                },
-                interval.toMillis(),
-                interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        rounds = BackgroundRounds.start("idempotency-repair-" + owner, 1);
+        rounds.every(
+                interval, interval, this::pollOnce, LOG, "repair round failed; next round retries");
         return this;
     }
 
     @Override
     public void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            try {
-                scheduler.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (rounds != null) {
+            rounds.close();
         }
     }
 

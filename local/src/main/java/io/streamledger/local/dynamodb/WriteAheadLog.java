@@ -1,15 +1,12 @@
 package io.streamledger.local.dynamodb;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.BufferedReader;
+import io.streamledger.local.journal.JsonLinesJournal;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -30,46 +27,22 @@ final class WriteAheadLog implements AutoCloseable {
 
     private final Path file;
     private final ObjectMapper mapper;
-    private final boolean fsync;
-    private OutputStream out;
+    private final JsonLinesJournal journal;
 
     WriteAheadLog(Path dir, ObjectMapper mapper, boolean fsync) {
         this.mapper = mapper;
-        this.fsync = fsync;
         try {
             Files.createDirectories(dir);
             this.file = dir.resolve(FILE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        this.journal = new JsonLinesJournal(file, mapper, fsync, "write-ahead log");
     }
 
     /** Reads every complete record in order. */
     void replay(Consumer<ObjectNode> records) {
-        if (!Files.exists(file)) {
-            return;
-        }
-        long count = 0;
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode rec;
-                try {
-                    rec = mapper.readTree(line);
-                } catch (IOException torn) {
-                    LOG.warn("ignoring a torn WAL record at record {} of {}", count, file);
-                    break;
-                }
-                records.accept((ObjectNode) rec);
-                count++;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        LOG.info("replayed {} records from {}", count, file);
+        journal.replay(records);
     }
 
     /**
@@ -106,40 +79,16 @@ final class WriteAheadLog implements AutoCloseable {
     }
 
     void open() {
-        try {
-            out =
-                    Files.newOutputStream(
-                            file,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.WRITE,
-                            StandardOpenOption.APPEND,
-                            fsync ? StandardOpenOption.DSYNC : StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        journal.open();
     }
 
     /** Appends one record; caller holds the commit lock. One write() call per record. */
     void append(ObjectNode record) {
-        try {
-            byte[] json = mapper.writeValueAsBytes(record);
-            byte[] line = new byte[json.length + 1];
-            System.arraycopy(json, 0, line, 0, json.length);
-            line[json.length] = '\n';
-            out.write(line);
-        } catch (IOException e) {
-            throw new UncheckedIOException("write-ahead log append failed: " + file, e);
-        }
+        journal.append(record);
     }
 
     @Override
     public void close() {
-        if (out != null) {
-            try {
-                out.close();
-            } catch (IOException e) {
-                LOG.warn("closing {}", file, e);
-            }
-        }
+        journal.close();
     }
 }

@@ -1,5 +1,8 @@
 package io.streamledger.local.export;
 
+import static io.streamledger.local.spi.RequestFields.required;
+import static io.streamledger.local.spi.RequestFields.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -422,22 +425,5 @@ public final class LocalTableExports implements ApiExtension {
             p = p.substring(0, p.length() - 1);
         }
         return p;
-    }
-
-    private static @Nullable String text(ObjectNode request, String field) {
-        JsonNode n = request.get(field);
-        return n == null || n.isNull() ? null : n.asText();
-    }
-
-    private static String required(ObjectNode request, String field) {
-        String v = text(request, field);
-        if (v == null || v.isEmpty()) {
-            throw ApiException.validation(
-                    "1 validation error detected: Value null at '"
-                            + Character.toLowerCase(field.charAt(0))
-                            + field.substring(1)
-                            + "' failed to satisfy constraint: Member must not be null");
-        }
-        return v;
     }
 }

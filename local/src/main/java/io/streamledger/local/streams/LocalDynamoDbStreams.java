@@ -1,5 +1,8 @@
 package io.streamledger.local.streams;
 
+import static io.streamledger.local.spi.RequestFields.required;
+import static io.streamledger.local.spi.RequestFields.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -709,23 +712,6 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
             throw ApiException.validation("ShardFilter.ShardId is required for CHILD_SHARDS");
         }
         return shardId;
-    }
-
-    private static @Nullable String text(ObjectNode request, String field) {
-        JsonNode n = request.get(field);
-        return n == null || n.isNull() ? null : n.asText();
-    }
-
-    private static String required(ObjectNode request, String field) {
-        String v = text(request, field);
-        if (v == null || v.isEmpty()) {
-            throw ApiException.validation(
-                    "1 validation error detected: Value null at '"
-                            + Character.toLowerCase(field.charAt(0))
-                            + field.substring(1)
-                            + "' failed to satisfy constraint: Member must not be null");
-        }
-        return v;
     }
 
     private static int limit(ObjectNode request, String field, int dflt, int max) {

@@ -8,6 +8,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
@@ -46,29 +47,34 @@ public final class NamespaceTables {
         if (exists(ddb, table)) {
             return;
         }
-        ddb.createTable(
-                b ->
-                        b.tableName(table)
-                                .billingMode(BillingMode.PAY_PER_REQUEST)
-                                .attributeDefinitions(
-                                        AttributeDefinition.builder()
-                                                .attributeName(Attr.PK)
-                                                .attributeType(ScalarAttributeType.S)
-                                                .build(),
-                                        AttributeDefinition.builder()
-                                                .attributeName(Attr.SK)
-                                                .attributeType(ScalarAttributeType.S)
-                                                .build())
-                                .keySchema(
-                                        KeySchemaElement.builder()
-                                                .attributeName(Attr.PK)
-                                                .keyType(KeyType.HASH)
-                                                .build(),
-                                        KeySchemaElement.builder()
-                                                .attributeName(Attr.SK)
-                                                .keyType(KeyType.RANGE)
-                                                .build()));
+        ddb.createTable(b -> pkSkOnDemand(b.tableName(table)));
         ddb.waiter().waitUntilTableExists(b -> b.tableName(table));
+    }
+
+    /**
+     * Sets the project's single-table key schema (string PK hash, string SK range) and on-demand
+     * billing on a create-table request; the caller names the table and adds anything else.
+     */
+    public static CreateTableRequest.Builder pkSkOnDemand(CreateTableRequest.Builder b) {
+        return b.billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder()
+                                .attributeName(Attr.PK)
+                                .attributeType(ScalarAttributeType.S)
+                                .build(),
+                        AttributeDefinition.builder()
+                                .attributeName(Attr.SK)
+                                .attributeType(ScalarAttributeType.S)
+                                .build())
+                .keySchema(
+                        KeySchemaElement.builder()
+                                .attributeName(Attr.PK)
+                                .keyType(KeyType.HASH)
+                                .build(),
+                        KeySchemaElement.builder()
+                                .attributeName(Attr.SK)
+                                .keyType(KeyType.RANGE)
+                                .build());
     }
 
     /**

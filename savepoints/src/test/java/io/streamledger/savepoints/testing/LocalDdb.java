@@ -3,9 +3,9 @@ package io.streamledger.savepoints.testing;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.streams.StreamFeatures;
-import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
+import io.streamledger.savepoints.bootstrap.NamespaceTables;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,12 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.configuration.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
@@ -72,26 +67,7 @@ public final class LocalDdb implements AutoCloseable {
                                 .build();
         ddb.createTable(
                 b -> {
-                    b.tableName(name)
-                            .billingMode(BillingMode.PAY_PER_REQUEST)
-                            .attributeDefinitions(
-                                    AttributeDefinition.builder()
-                                            .attributeName(Attr.PK)
-                                            .attributeType(ScalarAttributeType.S)
-                                            .build(),
-                                    AttributeDefinition.builder()
-                                            .attributeName(Attr.SK)
-                                            .attributeType(ScalarAttributeType.S)
-                                            .build())
-                            .keySchema(
-                                    KeySchemaElement.builder()
-                                            .attributeName(Attr.PK)
-                                            .keyType(KeyType.HASH)
-                                            .build(),
-                                    KeySchemaElement.builder()
-                                            .attributeName(Attr.SK)
-                                            .keyType(KeyType.RANGE)
-                                            .build());
+                    NamespaceTables.pkSkOnDemand(b.tableName(name));
                     if (stream != null) {
                         b.streamSpecification(stream);
                     }
