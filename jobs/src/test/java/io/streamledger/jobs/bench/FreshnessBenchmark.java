@@ -133,18 +133,29 @@ public final class FreshnessBenchmark {
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
         env.enableCheckpointing(num("checkpointMs", 1000));
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
-        Configuration postingConf = stack.configReading(Tables.CONTEXT);
+        Configuration postingConf = jobOptions(stack.configReading(Tables.CONTEXT));
         new PostingJob(ChangeSources.fromConfig(postingConf, PostingJob.ROLE), postingConf)
                 .build(env)
                 .outcomes()
                 .sinkTo(new DiscardingSink<>());
-        Configuration projConf = stack.configReading(Tables.LEDGER);
+        Configuration projConf = jobOptions(stack.configReading(Tables.LEDGER));
         new ProjectionJob(
                         ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),
                         new DynamoDbProjectionSinks(projConf),
                         projConf)
                 .build(env);
         return env.executeAsync("freshness-benchmark");
+    }
+
+    /** Benchmark options named {@code streamledger.*} are job options (README table). */
+    private Configuration jobOptions(Configuration conf) {
+        opts.forEach(
+                (k, v) -> {
+                    if (k.startsWith("streamledger.")) {
+                        conf.setString(k, v);
+                    }
+                });
+        return conf;
     }
 
     /**
@@ -160,12 +171,15 @@ public final class FreshnessBenchmark {
         AtomicLong measured = new AtomicLong();
         long[] window = {Long.MAX_VALUE, Long.MIN_VALUE};
         long start = System.nanoTime();
+        // fills not written by then were offered but not accepted: the achieved rate shows it
+        long end = start + TimeUnit.SECONDS.toNanos(warmup + seconds + 1);
         int writers = num("writers", 32);
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         for (int w = 0; w < writers; w++) {
             pool.execute(
                     () -> {
-                        for (long i = next.getAndIncrement(); i < total; ) {
+                        for (long i = next.getAndIncrement();
+                                i < total && System.nanoTime() < end; ) {
                             long due = start + i * 1_000_000_000L / rate;
                             long wait = due - System.nanoTime();
                             if (wait > 0) {
@@ -347,6 +361,7 @@ public final class FreshnessBenchmark {
                         + " TradeExecuted outbox items (SDK TransactWriteItems), DynamoDB Streams"
                         + " transport, parallelism %d, checkpoint %d ms%n",
                 num("parallelism", 2), num("checkpointMs", 1000));
+        System.out.println("options           " + new java.util.TreeMap<>(opts));
         System.out.printf(
                 "offered rate      %,d fills/s (%d s after %d s warm-up, %d writers)%n",
                 rate, seconds, warmup, num("writers", 32));
