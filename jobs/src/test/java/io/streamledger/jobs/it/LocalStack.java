@@ -27,15 +27,16 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * The local endpoint with DynamoDB Streams and the tables of the posting and projection jobs, a
- * unique table prefix per test (STYLE habit 11), plus small SDK helpers for the ITCases.
+ * unique table prefix per test (STYLE habit 11), plus small SDK helpers for the ITCases and the
+ * freshness benchmark ({@code jobs.bench}).
  */
-final class LocalStack implements AutoCloseable {
+public final class LocalStack implements AutoCloseable {
 
-    final LocalEndpoint endpoint;
-    final LocalDynamoDbStreams streams;
-    final DynamoDbClient ddb;
-    final String prefix;
-    final TableNaming naming;
+    public final LocalEndpoint endpoint;
+    public final LocalDynamoDbStreams streams;
+    public final DynamoDbClient ddb;
+    public final String prefix;
+    public final TableNaming naming;
 
     LocalStack(String prefix, boolean shuffleTransactions) {
         this(prefix, shuffleTransactions, null, false);
@@ -49,8 +50,11 @@ final class LocalStack implements AutoCloseable {
         this(prefix, shuffleTransactions, kinesisDestination, false);
     }
 
-    /** With a Kinesis destination ("Kinesis Data Streams for DynamoDB") when options are given. */
-    LocalStack(
+    /**
+     * With a Kinesis destination ("Kinesis Data Streams for DynamoDB") when options are given, and
+     * the command service's own tables (its provisioning) when {@code commandTables}.
+     */
+    public LocalStack(
             String prefix,
             boolean shuffleTransactions,
             @javax.annotation.Nullable
@@ -88,16 +92,16 @@ final class LocalStack implements AutoCloseable {
         create(portfolioTable(), Tables.PORTFOLIO);
     }
 
-    String table(TableSpec spec) {
+    public String table(TableSpec spec) {
         return naming.physicalName(spec);
     }
 
-    String portfolioTable() {
+    public String portfolioTable() {
         return naming.physicalName(Tables.PORTFOLIO, 1);
     }
 
     /** Job options pointing at this endpoint with dummy BASIC credentials. */
-    Configuration config() {
+    public Configuration config() {
         Configuration c = new Configuration();
         c.set(JobOptions.DYNAMODB_ENDPOINT, endpoint.endpoint().toString());
         c.set(JobOptions.REGION, "us-east-1");
@@ -111,7 +115,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     /** Options of a job reading {@code spec}'s stream. */
-    Configuration configReading(TableSpec spec) {
+    public Configuration configReading(TableSpec spec) {
         Configuration c = config();
         c.set(JobOptions.STREAM_ARN, streamArn(spec));
         c.set(JobOptions.SOURCE_TABLE, table(spec));
@@ -155,7 +159,7 @@ final class LocalStack implements AutoCloseable {
         ddb.createTable(b.build());
     }
 
-    List<Map<String, AttributeValue>> scan(String table) {
+    public List<Map<String, AttributeValue>> scan(String table) {
         List<Map<String, AttributeValue>> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {

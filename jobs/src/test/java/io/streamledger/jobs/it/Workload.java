@@ -17,7 +17,7 @@ import java.util.Random;
  * their fills as TradeExecuted outbox events shaped like the command service's (CS04), plus an
  * oracle of expected authority balances computed independently of the posting code.
  */
-final class Workload {
+public final class Workload {
 
     record Fill(
             OutboxEvent event,
@@ -75,36 +75,10 @@ final class Workload {
                 BigDecimal qty = BigDecimal.valueOf(1 + r.nextInt(5_000), r.nextInt(4));
                 BigDecimal price = BigDecimal.valueOf(100 + r.nextInt(500_000), 2);
                 BigDecimal fee = BigDecimal.valueOf(r.nextInt(300), 2);
-                String tradeId = orderId + "-f" + i;
-                long version = i + 2;
-                Map<String, AttributeValue> p = new LinkedHashMap<>();
-                p.put("tenant", AttributeValue.s(tenant));
-                p.put("tradeId", AttributeValue.s(tradeId));
-                p.put("fillId", AttributeValue.s("f" + i));
-                p.put("orderId", AttributeValue.s(orderId));
-                p.put("accountId", AttributeValue.s(account));
-                p.put("symbol", AttributeValue.s(symbol));
-                p.put("side", AttributeValue.s(buy ? "BUY" : "SELL"));
-                p.put("quantity", AttributeValue.n(qty));
-                p.put("price", AttributeValue.n(price));
-                p.put("currency", AttributeValue.s("USD"));
-                p.put("fee", AttributeValue.n(fee));
-                p.put("feeCurrency", AttributeValue.s("USD"));
-                p.put("executedAt", AttributeValue.s(t0.plusSeconds(o * 10L + i).toString()));
-                p.put("orderVersion", AttributeValue.n(version));
-                p.put("orderStatus", AttributeValue.s("PARTIALLY_FILLED"));
+                Instant at = t0.plusSeconds(o * 10L + i);
                 OutboxEvent e =
-                        new OutboxEvent(
-                                "e-" + tradeId,
-                                "Order",
-                                orderId,
-                                version,
-                                "TradeExecuted",
-                                1,
-                                t0.plusSeconds(o * 10L + i),
-                                "trace-" + tradeId,
-                                null,
-                                p);
+                        tradeExecuted(
+                                tenant, account, symbol, buy, qty, price, fee, orderId, i, at);
                 fills.add(new Fill(e, tenant, account, symbol, buy, qty, price, fee));
                 // the oracle: consideration rounded half-even to cents, fee on top
                 BigDecimal consideration = price.multiply(qty).setScale(2, RoundingMode.HALF_EVEN);
@@ -119,6 +93,53 @@ final class Workload {
                 add(feeOracle, tenant, fee);
             }
         }
+    }
+
+    /**
+     * The TradeExecuted outbox event of fill {@code fillIndex} of an order, with the command
+     * service's payload attributes (CS04, {@code FillService}); order version = fillIndex + 2
+     * (version 1 is OrderAccepted).
+     */
+    public static OutboxEvent tradeExecuted(
+            String tenant,
+            String account,
+            String symbol,
+            boolean buy,
+            BigDecimal qty,
+            BigDecimal price,
+            BigDecimal fee,
+            String orderId,
+            int fillIndex,
+            Instant executedAt) {
+        String tradeId = orderId + "-f" + fillIndex;
+        long version = fillIndex + 2;
+        Map<String, AttributeValue> p = new LinkedHashMap<>();
+        p.put("tenant", AttributeValue.s(tenant));
+        p.put("tradeId", AttributeValue.s(tradeId));
+        p.put("fillId", AttributeValue.s("f" + fillIndex));
+        p.put("orderId", AttributeValue.s(orderId));
+        p.put("accountId", AttributeValue.s(account));
+        p.put("symbol", AttributeValue.s(symbol));
+        p.put("side", AttributeValue.s(buy ? "BUY" : "SELL"));
+        p.put("quantity", AttributeValue.n(qty));
+        p.put("price", AttributeValue.n(price));
+        p.put("currency", AttributeValue.s("USD"));
+        p.put("fee", AttributeValue.n(fee));
+        p.put("feeCurrency", AttributeValue.s("USD"));
+        p.put("executedAt", AttributeValue.s(executedAt.toString()));
+        p.put("orderVersion", AttributeValue.n(version));
+        p.put("orderStatus", AttributeValue.s("PARTIALLY_FILLED"));
+        return new OutboxEvent(
+                "e-" + tradeId,
+                "Order",
+                orderId,
+                version,
+                "TradeExecuted",
+                1,
+                executedAt,
+                "trace-" + tradeId,
+                null,
+                p);
     }
 
     private static void add(Map<String, BigDecimal> m, String k, BigDecimal v) {
