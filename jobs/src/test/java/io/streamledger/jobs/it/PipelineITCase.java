@@ -104,7 +104,7 @@ class PipelineITCase {
             String ctxStream = stack.prefix + "ctx-cdc";
             String ledgerStream = stack.prefix + "ledger-cdc";
             // kinesis-local's PutRecords costs grow with the records already in the target shard
-            // (README "Measured"): enough shards keep the forwarding rate up at scale
+            // (jobs/README.md "Known issue"): more shards keep the forwarding rate up at scale
             int shards = Integer.getInteger("streamledger.it.kinesisShards", KINESIS_SHARDS);
             kinesis.createStream(ctxStream, shards);
             kinesis.createStream(ledgerStream, shards);
