@@ -479,7 +479,8 @@ class PipelineITCase {
                         .filter(e -> !e.getValue().equals(view.get(e.getKey())))
                         .count();
         System.out.printf(
-                "ledger stream: %d records, %d authority keys; authorities whose last version is in the stream: %d/%d; view rows behind: %d%n",
+                "ledger stream: %d records, %d authority keys; authorities whose last version"
+                        + " is in the stream: %d/%d; view rows behind: %d%n",
                 total, maxVersionInStream.size(), inStreamComplete, authority.size(), viewBehind);
     }
 
