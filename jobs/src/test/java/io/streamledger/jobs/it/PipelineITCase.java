@@ -63,7 +63,13 @@ class PipelineITCase {
                             .setNumberSlotsPerTaskManager(2)
                             .build());
 
+    /** Shards per Kinesis stream (kinesis-local's shard limit is 50 across all streams). */
+    static final int KINESIS_SHARDS = 8;
+
     private LocalStack stack;
+
+    /** Extra figures printed when the pipeline does not converge (transport-specific). */
+    private Runnable diagnostics = () -> {};
 
     @BeforeEach
     void start() {
@@ -97,8 +103,11 @@ class PipelineITCase {
         try (KinesisLocal kinesis = KinesisLocal.start()) {
             String ctxStream = stack.prefix + "ctx-cdc";
             String ledgerStream = stack.prefix + "ledger-cdc";
-            kinesis.createStream(ctxStream, 2);
-            kinesis.createStream(ledgerStream, 2);
+            // kinesis-local's PutRecords costs grow with the records already in the target shard
+            // (jobs/README.md "Known issue"): more shards keep the forwarding rate up at scale
+            int shards = Integer.getInteger("streamledger.it.kinesisShards", KINESIS_SHARDS);
+            kinesis.createStream(ctxStream, shards);
+            kinesis.createStream(ledgerStream, shards);
             stack.close();
             stack =
                     new LocalStack(
@@ -118,6 +127,20 @@ class PipelineITCase {
                     (table, arn) ->
                             stack.ddb.enableKinesisStreamingDestination(
                                     b -> b.tableName(table).streamArn(arn)));
+            diagnostics =
+                    () -> {
+                        var d = stack.endpoint.streamFeatures().kinesisDestination();
+                        System.out.printf(
+                                "kinesis destination: sent=%d duplicated=%d reordered=%d"
+                                        + " failed=%d; gapBreaks=%d gateDeadLetters=%d%n",
+                                d.sentCount(),
+                                d.duplicatedCount(),
+                                d.reorderedCount(),
+                                d.failedCount(),
+                                CollectSink.values("gapBreaks").size(),
+                                CollectSink.values("gateDeadLetters").size());
+                        ledgerStreamDiagnostics(kinesis, ledgerStream);
+                    };
             Workload w = sized(31, 40);
             run(
                     w,
@@ -326,6 +349,7 @@ class PipelineITCase {
         long deadline = started + timeout.toNanos();
         String last = "";
         long postedAt = -1;
+        int polls = 0;
         while (System.nanoTime() < deadline) {
             JobStatus status = job.getJobStatus().get();
             if (status.isGloballyTerminalState()) {
@@ -354,6 +378,11 @@ class PipelineITCase {
             Map<String, Long> authority = authorityVersions();
             Map<String, Long> view = viewVersions();
             last += " authorities=" + authority.size() + " viewRows=" + view.size();
+            if (++polls % 15 == 0) {
+                System.out.printf(
+                        "progress after %d s: %s%n",
+                        (System.nanoTime() - started) / 1_000_000_000L, last);
+            }
             if (authority.equals(view)) {
                 var outcomes = List.copyOf(CollectSink.<PostingOutcome>values("outcomes"));
                 System.out.printf(
@@ -382,7 +411,77 @@ class PipelineITCase {
             Thread.sleep(1000);
             continue;
         }
+        diagnostics.run();
         throw new AssertionError("not converged: " + last);
+    }
+
+    /** Reads the whole Kinesis stream: records per shard, distinct authority versions in it. */
+    private void ledgerStreamDiagnostics(KinesisLocal kinesis, String streamName) {
+        var client = kinesis.client();
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        Map<String, Long> maxVersionInStream = new HashMap<>();
+        long total = 0;
+        for (var shard : client.listShards(b -> b.streamName(streamName)).shards()) {
+            String it =
+                    client.getShardIterator(
+                                    b ->
+                                            b.streamName(streamName)
+                                                    .shardId(shard.shardId())
+                                                    .shardIteratorType("TRIM_HORIZON"))
+                            .shardIterator();
+            long n = 0;
+            while (it != null) {
+                String iter = it;
+                var r = client.getRecords(b -> b.shardIterator(iter));
+                for (var rec : r.records()) {
+                    n++;
+                    try {
+                        var img =
+                                mapper.readTree(rec.data().asByteArray())
+                                        .path("dynamodb")
+                                        .path("NewImage");
+                        if (img.path("SK").path("S").asText().startsWith("AUTH#")) {
+                            String key =
+                                    img.path("tenant").path("S").asText()
+                                            + "/"
+                                            + img.path("accountId").path("S").asText()
+                                            + "/"
+                                            + img.path("assetType").path("S").asText()
+                                            + "/"
+                                            + img.path("asset").path("S").asText();
+                            maxVersionInStream.merge(
+                                    key,
+                                    Long.parseLong(img.path("version").path("N").asText()),
+                                    Math::max);
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+                if (r.records().isEmpty()
+                        && r.millisBehindLatest() != null
+                        && r.millisBehindLatest() == 0) {
+                    break;
+                }
+                it = r.nextShardIterator();
+            }
+            total += n;
+            System.out.printf("kinesis shard %s: %d records%n", shard.shardId(), n);
+        }
+        Map<String, Long> authority = authorityVersions();
+        Map<String, Long> view = viewVersions();
+        long inStreamComplete =
+                authority.entrySet().stream()
+                        .filter(e -> e.getValue().equals(maxVersionInStream.get(e.getKey())))
+                        .count();
+        long viewBehind =
+                authority.entrySet().stream()
+                        .filter(e -> !e.getValue().equals(view.get(e.getKey())))
+                        .count();
+        System.out.printf(
+                "ledger stream: %d records, %d authority keys; authorities whose last version"
+                        + " is in the stream: %d/%d; view rows behind: %d%n",
+                total, maxVersionInStream.size(), inStreamComplete, authority.size(), viewBehind);
     }
 
     private static Throwable rootCause(Throwable t) {
