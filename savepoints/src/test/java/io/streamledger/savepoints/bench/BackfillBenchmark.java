@@ -46,6 +46,8 @@ public final class BackfillBenchmark {
         try (LocalDdb local = new LocalDdb(tmp.resolve("exports"))) {
             String ledger = local.create(Tables.LEDGER);
             local.create(Tables.PROJECTION);
+            // the projection job writes overdue-gap breaks to the AP15 table
+            local.create(Tables.RECONCILIATION);
 
             // the history: every key at versions 1..V; the ledger holds the last one
             List<AuthorityKey> ks = new ArrayList<>();

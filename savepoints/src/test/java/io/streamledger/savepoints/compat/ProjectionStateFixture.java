@@ -60,6 +60,8 @@ public final class ProjectionStateFixture {
         Path tmp = Files.createTempDirectory("state-fixture");
         try (LocalDdb local = new LocalDdb(tmp.resolve("exports"))) {
             local.create(Tables.PROJECTION);
+            // the projection job writes overdue-gap breaks to the AP15 table
+            local.create(Tables.RECONCILIATION);
             Namespace ns = new Namespace(local.naming, "portfolio", 1);
             NamespaceTables.createPortfolioIfAbsent(local.ddb, ns);
             Configuration conf = ns.applyTo(local.config());
