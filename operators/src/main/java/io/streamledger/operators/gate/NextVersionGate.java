@@ -98,8 +98,11 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     public void processElement(GateEvent e, Context ctx, Collector<GateEvent> out)
             throws Exception {
         long now = ctx.timerService().currentProcessingTime();
-        if (e.getIngestTimeMillis() > 0) {
-            sourceLagMillis = now - e.getIngestTimeMillis();
+        // lag behind the stream: ingest time when the mapper knows it, else the event time
+        long entered =
+                e.getIngestTimeMillis() > 0 ? e.getIngestTimeMillis() : e.getEventTimeMillis();
+        if (entered > 0) {
+            sourceLagMillis = now - entered;
         }
         Long stored = versionState.value();
         long current = stored == null ? 0L : stored;

@@ -79,7 +79,10 @@ class GateMetricsTest {
             h.processElement(first, 0L);
             assertThat(m.gauge("sourceLagMs")).isEqualTo(100L);
 
-            h.processElement(ev("k", 3), 0L);
+            GateEvent noIngestTime = ev("k", 3);
+            noIngestTime.setEventTimeMillis(700L);
+            h.processElement(noIngestTime, 0L);
+            assertThat(m.gauge("sourceLagMs")).isEqualTo(300L);
             h.processElement(ev("k", 4), 0L);
             h.processElement(ev("k", 3), 0L); // parked duplicate
             h.processElement(ev("k", 1), 0L); // stale
