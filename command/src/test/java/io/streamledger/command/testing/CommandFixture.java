@@ -20,7 +20,7 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -70,7 +70,7 @@ public final class CommandFixture implements AutoCloseable {
                 .credentialsProvider(
                         StaticCredentialsProvider.create(
                                 AwsBasicCredentials.create("test", "test")))
-                .httpClient(UrlConnectionHttpClient.create())
+                .httpClient(ApacheHttpClient.builder().maxConnections(256).build())
                 // one retry policy decides (STYLE 8): the service's, not the SDK's as well
                 .overrideConfiguration(
                         o ->

@@ -1,0 +1,218 @@
+package io.streamledger.command;
+
+import io.streamledger.command.api.HttpApi;
+import io.streamledger.command.auth.ApiKeyAuthenticator;
+import io.streamledger.command.config.CommandService;
+import io.streamledger.command.config.ServiceConfig;
+import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.command.outbox.KinesisPublisher;
+import io.streamledger.command.outbox.OutboxRelay;
+import io.streamledger.command.repair.IdempotencyRepairWorker;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.kinesis.KinesisClient;
+import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
+
+/**
+ * Starts the command service: HTTP admission plus, unless turned off, the AP16 relay and AP18
+ * repair worker.
+ */
+@Command(
+        name = "command-service",
+        mixinStandardHelpOptions = true,
+        description = "streamledger command service (orders, fills, ledger) on DynamoDB")
+public final class CommandServiceMain implements Callable<Integer> {
+
+    @Option(names = "--port", defaultValue = "8080", description = "HTTP port (0 = random)")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "HTTP bind address")
+    String bind;
+
+    @Option(
+            names = "--dynamodb-endpoint",
+            description = "DynamoDB endpoint override, e.g. http://127.0.0.1:8000")
+    URI dynamodbEndpoint;
+
+    @Option(names = "--region", defaultValue = "us-east-1")
+    String region;
+
+    @Option(names = "--table-prefix", defaultValue = "", description = "physical table name prefix")
+    String tablePrefix;
+
+    @Option(names = "--api-keys-file", description = "lines of '<tenant> <sha256 hex of key>'")
+    Path apiKeysFile;
+
+    @Option(
+            names = "--create-tables",
+            description = "create missing tables from the model's TableSpecs")
+    boolean createTables;
+
+    @Option(
+            names = "--relay",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "run the AP16 outbox relay (default: on)")
+    boolean relay;
+
+    @Option(
+            names = "--repair",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "run the AP18 idempotency repair worker (default: on)")
+    boolean repair;
+
+    @Option(
+            names = "--kinesis-endpoint",
+            description = "Kinesis endpoint override, e.g. http://127.0.0.1:4567")
+    URI kinesisEndpoint;
+
+    @Option(
+            names = "--stream",
+            defaultValue = "streamledger-outbox",
+            description = "Kinesis stream of outbox events")
+    String stream;
+
+    @Option(names = "--lease-seconds", defaultValue = "5", description = "AP08 IN_PROGRESS lease")
+    int leaseSeconds;
+
+    @Option(
+            names = "--hash-key",
+            description = "print the SHA-256 of an API key for the keys file and exit")
+    String hashKey;
+
+    @Override
+    public Integer call() throws Exception {
+        if (hashKey != null) {
+            System.out.println(ApiKeyAuthenticator.sha256Hex(hashKey));
+            return 0;
+        }
+        if (apiKeysFile == null) {
+            System.err.println("--api-keys-file is required");
+            return 2;
+        }
+        ApiKeyAuthenticator auth = ApiKeyAuthenticator.fromFile(apiKeysFile);
+        DynamoDbClient dynamo = dynamoClient(dynamodbEndpoint, region);
+        if (createTables) {
+            TableProvisioner.createAll(dynamo, tablePrefix);
+        }
+        ServiceConfig cfg =
+                ServiceConfig.defaults(tablePrefix).withLease(Duration.ofSeconds(leaseSeconds));
+        CommandService service = new CommandService(dynamo, cfg, RetryPolicy.defaults());
+        HttpApi http = service.http(auth).start(bind, port);
+        String owner = "cs-" + UUID.randomUUID();
+        OutboxRelay outbox = null;
+        KinesisClient kinesis = null;
+        if (relay) {
+            kinesis = kinesisClient(kinesisEndpoint, region);
+            outbox =
+                    new OutboxRelay(
+                                    service.ddb(),
+                                    service.tables().context(),
+                                    owner,
+                                    cfg.clock(),
+                                    new KinesisPublisher(kinesis, stream),
+                                    Duration.ofSeconds(30),
+                                    100,
+                                    Duration.ofSeconds(1),
+                                    Duration.ofMinutes(5))
+                            .start(Duration.ofMillis(200), Duration.ofSeconds(30));
+        }
+        IdempotencyRepairWorker repairer = null;
+        if (repair) {
+            repairer = service.repairWorker(auth::tenants, owner).start(Duration.ofSeconds(2));
+        }
+        System.out.println(
+                "command service listening on http://"
+                        + bind
+                        + ":"
+                        + http.port()
+                        + " (relay "
+                        + (relay ? "on" : "off")
+                        + ", repair "
+                        + (repair ? "on" : "off")
+                        + ")");
+        CountDownLatch stop = new CountDownLatch(1);
+        OutboxRelay o = outbox;
+        IdempotencyRepairWorker r = repairer;
+        KinesisClient k = kinesis;
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    http.close();
+                                    if (o != null) {
+                                        o.close();
+                                    }
+                                    if (r != null) {
+                                        r.close();
+                                    }
+                                    if (k != null) {
+                                        k.close();
+                                    }
+                                    dynamo.close();
+                                    stop.countDown();
+                                },
+                                "command-service-shutdown"));
+        stop.await();
+        return 0;
+    }
+
+    /** The service's DynamoDB client: SDK retries off, the service's one retry policy decides. */
+    public static DynamoDbClient dynamoClient(URI endpoint, String region) {
+        DynamoDbClientBuilder b =
+                DynamoDbClient.builder()
+                        .region(Region.of(region))
+                        // Apache client: pooled keep-alive connections with TCP_NODELAY
+                        .httpClient(ApacheHttpClient.builder().maxConnections(256).build())
+                        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
+        if (endpoint != null) {
+            b.endpointOverride(endpoint)
+                    .credentialsProvider(
+                            StaticCredentialsProvider.create(
+                                    AwsBasicCredentials.create("local", "local")));
+        } else {
+            b.credentialsProvider(DefaultCredentialsProvider.builder().build());
+        }
+        return b.build();
+    }
+
+    static KinesisClient kinesisClient(URI endpoint, String region) {
+        KinesisClientBuilder b =
+                KinesisClient.builder()
+                        .region(Region.of(region))
+                        .httpClient(UrlConnectionHttpClient.create());
+        if (endpoint != null) {
+            b.endpointOverride(endpoint)
+                    .credentialsProvider(
+                            StaticCredentialsProvider.create(
+                                    AwsBasicCredentials.create("local", "local")));
+        } else {
+            b.credentialsProvider(DefaultCredentialsProvider.builder().build());
+        }
+        return b.build();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new CommandServiceMain()).execute(args));
+    }
+}
