@@ -10,10 +10,10 @@ import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * JUnit 5 extension: one {@link LocalEndpoint} per test class on a random loopback port, resolving
- * {@link LocalEndpoint} and {@link URI} parameters. Use {@code @ExtendWith} or, to configure it,
- * {@code @RegisterExtension static LocalDynamoDbExtension dynamo = new LocalDynamoDbExtension(b ->
- * b.ttlSweepInterval(null));}.
+ * JUnit 5 extension (the ITCase stack of CS01–CS09): one {@link LocalEndpoint} per test class on a
+ * random loopback port, resolving {@link LocalEndpoint} and {@link URI} parameters. Use
+ * {@code @ExtendWith} or, to configure it, {@code @RegisterExtension static LocalDynamoDbExtension
+ * dynamo = new LocalDynamoDbExtension(b -> b.ttlSweepInterval(null));}.
  */
 public final class LocalDynamoDbExtension
         implements BeforeAllCallback, AfterAllCallback, ParameterResolver {

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embeddable local DynamoDB-compatible endpoint (CS05/CS09/CS10 test and demo stack): engine,
+ * The embeddable local DynamoDB-compatible endpoint (the test and demo stack of CS01–CS09): engine,
  * HTTP front, fault injector, TTL sweeper; built with {@link #builder()}, started with {@link
  * #start()}, stopped with {@link #close()}.
  */

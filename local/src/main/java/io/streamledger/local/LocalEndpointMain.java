@@ -11,7 +11,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** Runs the local endpoint from the command line (the one-command demo stack, CS10). */
+/** Runs the local endpoint from the command line (the one-command demo stack for CS01–CS09). */
 @Command(
         name = "streamledger-local",
         mixinStandardHelpOptions = true,

@@ -17,7 +17,7 @@ import javax.annotation.Nullable;
 /**
  * Validation, normalization, comparison and equality of DynamoDB attribute values in their JSON
  * wire form ({@code {"S":"x"}}, {@code {"N":"1.5"}}, ...) — the representation every image in the
- * engine and the Streams seam (CS05 change records) uses.
+ * engine and the Streams seam (CS07 change records) uses.
  */
 public final class AttributeValues {
     public static final JsonNodeFactory JSON = JsonNodeFactory.instance;

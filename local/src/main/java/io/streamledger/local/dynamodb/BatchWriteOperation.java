@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * BatchWriteItem: up to 25 independent puts/deletes, each its own commit; items hit by injected
- * throttling come back in UnprocessedItems (AP14 batch metadata, CS09 retry of the remainder).
+ * throttling come back in UnprocessedItems (AP14 batch metadata, retry only the remainder).
  */
 final class BatchWriteOperation {
     private final DynamoDbEngine engine;

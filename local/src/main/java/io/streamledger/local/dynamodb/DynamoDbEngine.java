@@ -30,10 +30,13 @@ import javax.annotation.Nullable;
 /**
  * The DynamoDB engine of the local endpoint: tables, the commit path (one global commit lock for
  * writes, lock-free reads), the write-ahead log and the commit listeners that Streams builds on
- * (CS05 change capture, AP08/AP16/AP17 transactional admission). Operations are served by the
- * *Operations classes of this package.
+ * (CS01 commit order of the AP08/AP16/AP17 admission transaction, CS07 ordered change records).
+ * Operations are served by the *Operations classes of this package.
  */
 public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(DynamoDbEngine.class);
+
     /** Operations of DynamoDB_20120810 that the engine serves. */
     public static final Set<String> OPERATIONS =
             Set.of(
@@ -98,6 +101,7 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
             } finally {
                 replaying = false;
             }
+            wal.rewrite(compactedLog());
             wal.open();
         } else {
             wal = null;
@@ -177,9 +181,26 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
             boolean serviceDelete,
             @Nullable Capacity capacity) {
         Instant now = clock.instant();
+        // log first: if the append fails nothing is applied and the caller gets an error
+        if (wal != null) {
+            ObjectNode walRecord = mapper.createObjectNode();
+            ArrayNode walWrites = walRecord.putArray("w");
+            for (Write w : writes) {
+                if (w.oldItem() == null && w.newItem() == null) {
+                    continue;
+                }
+                ObjectNode rec = walWrites.addObject();
+                rec.put("t", w.table().name);
+                rec.set(
+                        "k",
+                        w.table().keyAttributes(w.newItem() != null ? w.newItem() : w.oldItem()));
+                rec.set("n", w.newItem());
+            }
+            if (!walWrites.isEmpty()) {
+                wal.append(walRecord);
+            }
+        }
         List<ItemChange> changes = new ArrayList<>(writes.size());
-        ObjectNode walRecord = wal == null ? null : mapper.createObjectNode();
-        ArrayNode walWrites = walRecord == null ? null : walRecord.putArray("w");
         for (Write w : writes) {
             List<Table.IndexWrite> idx = w.table().apply(w.pk(), w.oldItem(), w.newItem());
             if (capacity != null) {
@@ -190,17 +211,11 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
             if (w.oldItem() == null && w.newItem() == null) {
                 continue;
             }
-            ObjectNode keys =
-                    w.table().keyAttributes(w.newItem() != null ? w.newItem() : w.oldItem());
-            if (walWrites != null) {
-                ObjectNode rec = walWrites.addObject();
-                rec.put("t", w.table().name);
-                rec.set("k", keys);
-                rec.set("n", w.newItem());
-            }
             if (w.oldItem() != null && w.newItem() != null && sameItem(w.oldItem(), w.newItem())) {
                 continue; // no data change: DynamoDB Streams writes no record
             }
+            ObjectNode keys =
+                    w.table().keyAttributes(w.newItem() != null ? w.newItem() : w.oldItem());
             ItemChange.EventName event =
                     w.oldItem() == null
                             ? ItemChange.EventName.INSERT
@@ -223,13 +238,16 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
                             serviceDelete,
                             now));
         }
-        if (wal != null && !walWrites.isEmpty()) {
-            wal.append(walRecord);
-        }
         if (!changes.isEmpty()) {
             List<ItemChange> immutable = List.copyOf(changes);
             for (CommitListener l : listeners) {
-                l.onCommit(immutable);
+                try {
+                    l.onCommit(immutable);
+                } catch (RuntimeException e) {
+                    // the write is committed and logged; a failing listener must not turn it into
+                    // an error the client would retry
+                    LOG.error("commit listener {} failed", l, e);
+                }
             }
         }
     }
@@ -262,9 +280,23 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
         return replaying;
     }
 
+    /** Definition records of live tables seen during replay, in order, for compaction. */
+    private final Map<String, List<ObjectNode>> replayedDefinitions =
+            new java.util.LinkedHashMap<>();
+
     private void replay(ObjectNode record) {
         if (record.has("ddl")) {
-            tableOps.replay(record.get("ddl").asText(), (ObjectNode) record.get("r"));
+            String op = record.get("ddl").asText();
+            tableOps.replay(op, (ObjectNode) record.get("r"));
+            String name = record.get("r").path("TableName").asText();
+            if (op.equals("DeleteTable")) {
+                replayedDefinitions.remove(name);
+            } else if (op.equals("CreateTable")) {
+                replayedDefinitions.remove(name);
+                replayedDefinitions.computeIfAbsent(name, n -> new ArrayList<>()).add(record);
+            } else {
+                replayedDefinitions.computeIfAbsent(name, n -> new ArrayList<>()).add(record);
+            }
             return;
         }
         for (JsonNode w : record.get("w")) {
@@ -276,6 +308,28 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
             JsonNode n = w.get("n");
             t.apply(pk, t.items.get(pk), n == null || n.isNull() ? null : (ObjectNode) n);
         }
+    }
+
+    /** The live state as log records: table definitions, then items in chunks. */
+    private List<ObjectNode> compactedLog() {
+        List<ObjectNode> out = new ArrayList<>();
+        replayedDefinitions.values().forEach(out::addAll);
+        replayedDefinitions.clear();
+        for (Table t : tables.values()) {
+            ObjectNode rec = null;
+            for (ObjectNode item : t.items.values()) {
+                if (rec == null || rec.get("w").size() == 1000) {
+                    rec = mapper.createObjectNode();
+                    rec.putArray("w");
+                    out.add(rec);
+                }
+                ObjectNode w = ((ArrayNode) rec.get("w")).addObject();
+                w.put("t", t.name);
+                w.set("k", t.keyAttributes(item));
+                w.set("n", item);
+            }
+        }
+        return out;
     }
 
     // ------------------------------------------------------------------ TTL

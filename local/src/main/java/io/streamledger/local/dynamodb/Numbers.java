@@ -4,7 +4,7 @@ import io.streamledger.local.spi.ApiException;
 import java.math.BigDecimal;
 
 /**
- * DynamoDB's number type (CS01 exact amounts): up to 38 significant digits, magnitude 1E-130 to
+ * DynamoDB's number type (CS10 exact decimals): up to 38 significant digits, magnitude 1E-130 to
  * 9.9999999999999999999999999999999999999E+125, canonical text without trailing zeros; arithmetic
  * is exact BigDecimal, never double.
  */

@@ -91,15 +91,23 @@ final class ReadOperations {
         }
         KeyValue start = page.exclusiveStart(request.get("ExclusiveStartKey"));
         if (start != null) {
-            range = range.tailMap(start, false);
+            try {
+                range = range.tailMap(start, false);
+            } catch (IllegalArgumentException outside) {
+                throw ApiException.validation(
+                        "The provided starting key is outside query boundaries based on provided"
+                                + " conditions");
+            }
         }
+        boolean matched = false;
         for (Map.Entry<KeyValue, ObjectNode> e : range.entrySet()) {
             if (!kc.matchesRange(e.getKey().size() > 1 ? e.getKey().part(1) : null)) {
-                if (kc.beginsWith()) {
-                    break; // sorted: past the prefix
+                if (kc.beginsWith() && matched) {
+                    break; // sorted: the prefix's keys are contiguous and we are past them
                 }
                 continue;
             }
+            matched = true;
             if (!page.offer(e.getKey(), e.getValue(), filter)) {
                 break;
             }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Set;
 import javax.annotation.Nullable;
 
-/** Parameter parsing shared by the item, read and transaction operations. */
+/** Parameter parsing shared by the item, read and transaction operations (AP01–AP18 requests). */
 final class RequestSupport {
     private static final Set<String> LEGACY =
             Set.of(

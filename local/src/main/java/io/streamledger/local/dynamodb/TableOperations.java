@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * CreateTable, DeleteTable, DescribeTable, ListTables, UpdateTable (GSI creation, stream
- * specification) and TTL settings — the table shapes of the seed's IDX01–IDX19 and CS05 streams.
+ * specification) and TTL settings — the table shapes of the seed's IDX01–IDX19 and CS07 change
+ * streams.
  */
 final class TableOperations {
     private static final Pattern TABLE_NAME = Pattern.compile("[a-zA-Z0-9_.-]{3,255}");

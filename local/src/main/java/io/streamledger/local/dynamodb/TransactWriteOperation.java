@@ -217,8 +217,38 @@ final class TransactWriteOperation {
         }
     }
 
+    /** An injected conflict: the first action's item is "locked by another transaction". */
+    private ApiException conflict(int actions) {
+        ArrayNode reasons = engine.mapper.createArrayNode();
+        List<String> codes = new ArrayList<>();
+        for (int i = 0; i < actions; i++) {
+            ObjectNode r = reasons.addObject();
+            if (i == 0) {
+                r.put("Code", "TransactionConflict");
+                r.put("Message", "Transaction is ongoing for the item");
+                codes.add("TransactionConflict");
+            } else {
+                r.put("Code", "None");
+                codes.add("None");
+            }
+        }
+        ObjectNode extra = engine.mapper.createObjectNode();
+        extra.set("CancellationReasons", reasons);
+        return new ApiException(
+                "TransactionCanceledException",
+                400,
+                "Transaction cancelled, please refer cancellation reasons for specific reasons "
+                        + codes,
+                extra);
+    }
+
     /** Evaluates every action against the current items, then commits all or none. */
     private ObjectNode executeLocked(List<Action> actions, Capacity.Mode mode) {
+        java.util.Set<String> tableNames = new java.util.LinkedHashSet<>();
+        actions.forEach(a -> tableNames.add(a.table().name));
+        if (engine.faults.transactionConflict(tableNames)) {
+            throw conflict(actions.size());
+        }
         List<Write> writes = new ArrayList<>(actions.size());
         ArrayNode reasons = engine.mapper.createArrayNode();
         List<String> codes = new ArrayList<>();

@@ -7,17 +7,21 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Append-only log of table definitions and committed item images, one JSON line per record, written
- * (to the OS, surviving kill -9) before a write is acknowledged and replayed on start (CS10
+ * (to the OS, surviving kill -9) before a write is acknowledged and replayed on start (CS01
  * durability of the local stack). A torn last line from a crash is ignored.
  */
 final class WriteAheadLog implements AutoCloseable {
@@ -66,6 +70,39 @@ final class WriteAheadLog implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         LOG.info("replayed {} records from {}", count, file);
+    }
+
+    /**
+     * Replaces the log with the given records (a compacted image of the live state): written to a
+     * temporary file, forced to disk, then atomically moved over the old log, so a crash leaves
+     * either the old or the new log.
+     */
+    void rewrite(List<ObjectNode> records) {
+        Path tmp = file.resolveSibling(FILE + ".compacting");
+        try (FileChannel ch =
+                FileChannel.open(
+                        tmp,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
+            var out = Channels.newOutputStream(ch);
+            var buffered = new java.io.BufferedOutputStream(out, 1 << 16);
+            for (ObjectNode r : records) {
+                buffered.write(mapper.writeValueAsBytes(r));
+                buffered.write('\n');
+            }
+            buffered.flush();
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("compacting " + file, e);
+        }
+        try {
+            Files.move(
+                    tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("compacting " + file, e);
+        }
+        LOG.info("compacted {} to {} records", file, records.size());
     }
 
     void open() {

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 
 /**
- * Injects throttling, 500s and latency into matching requests (CS09): the Java API behind the
- * {@code /__admin/faults} path; rules fire by probability and/or count until cleared.
+ * Injects throttling, 500s and latency into matching requests (CS03/CS05 retry paths): the Java API
+ * behind the {@code /__admin/faults} path; rules fire by probability and/or count until cleared.
  */
 public final class FaultInjector {
     private final List<FaultRule> rules = new CopyOnWriteArrayList<>();
@@ -45,7 +45,8 @@ public final class FaultInjector {
             return;
         }
         for (FaultRule r : rules) {
-            if (perItemThrottle && r.kind() == FaultKind.THROTTLE) {
+            if ((perItemThrottle && r.kind() == FaultKind.THROTTLE)
+                    || r.kind() == FaultKind.TRANSACTION_CONFLICT) {
                 continue;
             }
             if (!matchesAny(r, operation, tables) || !r.fire()) {
@@ -81,6 +82,21 @@ public final class FaultInjector {
         }
         for (FaultRule r : rules) {
             if (r.kind() == FaultKind.THROTTLE && r.matches(operation, table) && r.fire()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True if a TransactWriteItems touching these tables must fail with a conflict now. */
+    public boolean transactionConflict(Collection<String> tables) {
+        if (rules.isEmpty()) {
+            return false;
+        }
+        for (FaultRule r : rules) {
+            if (r.kind() == FaultKind.TRANSACTION_CONFLICT
+                    && matchesAny(r, "TransactWriteItems", tables)
+                    && r.fire()) {
                 return true;
             }
         }

@@ -9,7 +9,7 @@ import javax.annotation.Nullable;
 
 /**
  * One injected fault: kind, optional operation and table filters, a probability and/or a count of
- * requests it fires on (CS09 reliability tests); fires at most {@code count} times when a count is
+ * requests it fires on (CS03/CS05 retry tests); fires at most {@code count} times when a count is
  * set.
  */
 public final class FaultRule {

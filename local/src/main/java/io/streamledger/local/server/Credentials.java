@@ -7,7 +7,7 @@ import javax.annotation.Nullable;
 /**
  * Checks the SigV4 {@code Authorization} header: any credentials by default; in strict mode the
  * access key id of {@code Credential=AKID/...} must be one of a configured set. Signatures are not
- * verified (local endpoint).
+ * verified (local endpoint of the CS01–CS09 stack).
  */
 public final class Credentials {
     private final @Nullable Set<String> allowedAccessKeys;

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes an {@code X-Amz-Target} to the engine or to a registered {@link ApiExtension}, after
- * credential checks and fault injection; unknown targets get UnknownOperationException.
+ * credential checks and fault injection; unknown targets get UnknownOperationException (CS07
+ * streams plug in here).
  */
 public final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);

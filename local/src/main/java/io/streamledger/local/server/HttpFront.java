@@ -23,9 +23,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
 
 /**
- * The HTTP face of the endpoint on the JDK's built-in server: AWS JSON 1.0 on {@code POST /}, and
- * the admin paths {@code /__admin/faults} (GET list, POST add, DELETE clear) and {@code
- * /__admin/ttl/sweep} (POST). Responses carry {@code x-amz-crc32} as DynamoDB's do.
+ * The HTTP face of the endpoint (the local stack of CS01–CS09) on the JDK's built-in server: AWS
+ * JSON 1.0 on {@code POST /}, and the admin paths {@code /__admin/faults} (GET list, POST add,
+ * DELETE clear) and {@code /__admin/ttl/sweep} (POST). Responses carry {@code x-amz-crc32} as
+ * DynamoDB's do.
  */
 public final class HttpFront implements AutoCloseable {
     static final String CONTENT_TYPE = "application/x-amz-json-1.0";

@@ -51,7 +51,7 @@ public final class EndpointBenchmark {
                 run(
                         "warm-up PutItem",
                         clients,
-                        Math.max(3, seconds),
+                        Math.max(5, 2 * seconds),
                         (ddb, t, i) -> put(ddb, table, t, i, payload));
                 run("PutItem", clients, seconds, (ddb, t, i) -> put(ddb, table, t, i, payload));
                 run(
@@ -132,7 +132,7 @@ public final class EndpointBenchmark {
             runRaw(
                     "warm-up PutItem",
                     raw,
-                    Math.max(3, seconds),
+                    Math.max(5, 2 * seconds),
                     "PutItem",
                     (t, i) -> putJson(table, "r" + t + "-" + (i % 1000), i, p));
             runRaw(
@@ -196,6 +196,13 @@ public final class EndpointBenchmark {
                     });
             for (RawJsonClient c : raw) {
                 c.close();
+            }
+        } finally {
+            if (dir != null) {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(f -> f.toFile().delete());
+                }
             }
         }
     }

@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * BatchWriteItem / BatchGetItem limits and UnprocessedItems/Keys under injected throttling, and the
- * fault injector through its Java API and admin HTTP path (CS09 retry paths).
+ * fault injector through its Java API and admin HTTP path (the CS03/CS05 retry paths).
  */
 @ExtendWith(LocalDynamoDbExtension.class)
 class BatchAndFaultsITCase {
@@ -225,6 +225,37 @@ class BatchAndFaultsITCase {
         endpoint.faults().add(FaultRule.internalError().operation("GetItem").probability(0.0));
         endpoint.faults().add(FaultRule.internalError().table("SomeOtherTable"));
         assertThat(noRetry.getItem(b -> b.tableName(table).key(key("f", "1"))).hasItem()).isTrue();
+    }
+
+    @Test
+    void injectedTransactionConflictCancelsWithoutApplying() {
+        endpoint.faults().add(FaultRule.of(FaultKind.TRANSACTION_CONFLICT).table(table).count(1));
+        var items =
+                List.of(
+                        software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                .put(
+                                        p ->
+                                                p.tableName(table)
+                                                        .item(Map.of("PK", s("tc"), "SK", s("1"))))
+                                .build(),
+                        software.amazon.awssdk.services.dynamodb.model.TransactWriteItem.builder()
+                                .put(
+                                        p ->
+                                                p.tableName(table)
+                                                        .item(Map.of("PK", s("tc"), "SK", s("2"))))
+                                .build());
+        assertThatThrownBy(() -> noRetry.transactWriteItems(b -> b.transactItems(items)))
+                .isInstanceOfSatisfying(
+                        software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException
+                                .class,
+                        e ->
+                                assertThat(e.cancellationReasons())
+                                        .extracting(r -> r.code())
+                                        .containsExactly("TransactionConflict", "None"));
+        assertThat(noRetry.getItem(b -> b.tableName(table).key(key("tc", "1"))).hasItem())
+                .isFalse();
+        noRetry.transactWriteItems(b -> b.transactItems(items));
+        assertThat(noRetry.getItem(b -> b.tableName(table).key(key("tc", "2"))).hasItem()).isTrue();
     }
 
     @Test

@@ -40,9 +40,10 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
- * The seam the Streams helper builds on (CS05): commit listeners see every commit once with wire
- * images and transaction ids, StreamSpecification drives StreamSettings and DescribeTable, unknown
- * targets go to ApiExtensions, the TTL sweeper deletes as the service; plus strict credentials.
+ * The seam the Streams helper builds on (CS07 ordered change records): commit listeners see every
+ * commit once with wire images and transaction ids, StreamSpecification drives StreamSettings and
+ * DescribeTable, unknown targets go to ApiExtensions, the TTL sweeper deletes as the service; plus
+ * strict credentials.
  */
 class EngineSeamITCase {
     private static final List<List<ItemChange>> COMMITS = new CopyOnWriteArrayList<>();

@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * With --data-dir every acknowledged write survives kill -9: a child JVM runs the endpoint's main
- * class, is killed with destroyForcibly, and a new one replays the log (CS10 local durability).
+ * class, is killed with destroyForcibly, and a new one replays (and compacts) the log (CS01: an
+ * acknowledged admission transaction is never lost; local durability).
  */
 class PersistenceITCase {
 
@@ -177,8 +178,26 @@ class PersistenceITCase {
         }
         Child third = startChild(dataDir);
         try (DynamoDbClient ddb = Clients.dynamo(third.endpoint())) {
+            // the second start compacted the log; its image plus the later append replay fully
             assertThat(ddb.getItem(b -> b.tableName(table).key(key("after", "1"))).hasItem())
                     .isTrue();
+            assertThat(ddb.getItem(b -> b.tableName(table).key(key("p", "7"))).item().get("v").n())
+                    .isEqualTo("2");
+            assertThat(
+                            ddb.query(
+                                            b ->
+                                                    b.tableName(table)
+                                                            .indexName("byAcct")
+                                                            .keyConditionExpression("acct = :a")
+                                                            .expressionAttributeValues(
+                                                                    Map.of(":a", s("A"))))
+                                    .count())
+                    .isEqualTo(48);
+            assertThat(
+                            ddb.describeTimeToLive(b -> b.tableName(table))
+                                    .timeToLiveDescription()
+                                    .attributeName())
+                    .isEqualTo("exp");
         } finally {
             kill9(third);
         }

@@ -165,6 +165,16 @@ class QueryScanITCase {
         assertThat(
                         sks(
                                 query(
+                                                "PK = :p AND begins_with(SK, :a)",
+                                                Map.of(":p", s("order#A"), ":a", s("v0")),
+                                                QueryRequest.builder()
+                                                        .scanIndexForward(false)
+                                                        .limit(2))
+                                        .items()))
+                .containsExactly("v09", "v08");
+        assertThat(
+                        sks(
+                                query(
                                                 "SK >= :a AND PK = :p",
                                                 Map.of(":p", s("order#A"), ":a", s("v08")),
                                                 QueryRequest.builder())
@@ -194,6 +204,33 @@ class QueryScanITCase {
         } while (start != null && pages < 10);
         assertThat(seen).containsExactly("v05", "v06", "v07", "v08", "v09");
         assertThat(pages).isEqualTo(3);
+    }
+
+    @Test
+    void descendingBeginsWithSkipsKeysAfterThePrefix() {
+        for (String sk : List.of("a1", "a2", "b1", "b2")) {
+            ddb.putItem(b -> b.tableName(table).item(Map.of("PK", s("order#B"), "SK", s(sk))));
+        }
+        assertThat(
+                        sks(
+                                query(
+                                                "PK = :p AND begins_with(SK, :a)",
+                                                Map.of(":p", s("order#B"), ":a", s("a")),
+                                                QueryRequest.builder().scanIndexForward(false))
+                                        .items()))
+                .containsExactly("a2", "a1");
+    }
+
+    @Test
+    void startKeyOutsideTheKeyConditionIsRejected() {
+        assertValidation(
+                        () ->
+                                query(
+                                        "PK = :p AND SK > :s",
+                                        Map.of(":p", s("order#A"), ":s", s("v05")),
+                                        QueryRequest.builder()
+                                                .exclusiveStartKey(Tables.key("order#A", "v01"))))
+                .hasMessageContaining("outside query boundaries");
     }
 
     @Test

@@ -12,7 +12,7 @@ import javax.annotation.Nullable;
 
 /**
  * ExpressionAttributeNames/Values of one request, recording which were used so that unused ones are
- * rejected as DynamoDB does.
+ * rejected as DynamoDB does (AP08/AP16/AP17 guarded writes).
  */
 public final class ExpressionContext {
     private final Map<String, String> names = new LinkedHashMap<>();

@@ -29,8 +29,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Recursive-descent parser for DynamoDB's expression grammar; substitutes {@code #names} and {@code
- * :values} from the request's {@link ExpressionContext} and rejects bare reserved words.
+ * Recursive-descent parser (AP08/AP16/AP17 guards) for DynamoDB's expression grammar; substitutes
+ * {@code #names} and {@code :values} from the request's {@link ExpressionContext} and rejects bare
+ * reserved words.
  */
 public final class Parser {
     private static final Set<String> CONDITION_FUNCTIONS =

@@ -3,8 +3,8 @@ package io.streamledger.local.dynamodb.expr;
 import java.util.List;
 
 /**
- * A document path such as {@code a.b[0].c}, with expression attribute names already substituted;
- * elements are {@link String} (map key) or {@link Integer} (list index).
+ * A document path (AP07/AP11 nested attributes) such as {@code a.b[0].c}, with expression attribute
+ * names already substituted; elements are {@link String} (map key) or {@link Integer} (list index).
  */
 public record Path(List<Object> elements) {
 

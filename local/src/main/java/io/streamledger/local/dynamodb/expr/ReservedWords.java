@@ -5,7 +5,8 @@ import java.util.Set;
 
 /**
  * DynamoDB's reserved words (a subset of the documented 573 that covers the common attribute names
- * a bare expression might use); a bare reserved word in an expression is a ValidationException.
+ * a bare expression might use); a bare reserved word in an expression is a ValidationException (so
+ * AP01–AP18 expressions fail here as they would on AWS).
  */
 final class ReservedWords {
     private static final Set<String> WORDS =
