@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -46,16 +48,26 @@ public final class LocalEndpoint implements AutoCloseable {
     private LocalEndpoint(Builder b) {
         this.config = b;
         ObjectMapper mapper = new ObjectMapper();
-        this.streamFeatures = b.streamFeatures.install(b.clock, b.dataDir);
+        // an explicit streamSettings replaces the built-in Streams feature
+        this.streamFeatures =
+                (b.streamSettings != null ? b.streamFeatures.withStreams(null) : b.streamFeatures)
+                        .install(b.clock, b.dataDir);
         StreamSettings settings =
                 b.streamSettings != null ? b.streamSettings : streamFeatures.streams();
         this.engine = new DynamoDbEngine(mapper, b.clock, faults, settings, b.dataDir, b.fsync);
         streamFeatures.commitListeners().forEach(engine::addCommitListener);
         b.commitListeners.forEach(engine::addCommitListener);
         List<ApiExtension> extensions = new ArrayList<>(b.extensions);
-        extensions.addAll(streamFeatures.attach(engine));
         for (Function<TableCatalog, ApiExtension> f : b.extensionFactories) {
             extensions.add(f.apply(engine));
+        }
+        Set<String> explicitTargets = new HashSet<>();
+        extensions.forEach(e -> explicitTargets.addAll(e.targets()));
+        for (ApiExtension feature : streamFeatures.attach(engine)) {
+            // explicitly registered extensions win over a built-in feature serving the same target
+            if (Collections.disjoint(feature.targets(), explicitTargets)) {
+                extensions.add(feature);
+            }
         }
         try {
             this.front =

@@ -9,7 +9,7 @@ import java.util.UUID;
 
 /**
  * Renders one change in the JSON record shape of Kinesis Data Streams for DynamoDB ({@code
- * recordFormat} application/json, both images, creation time in milli- or microseconds) (seed C84).
+ * recordFormat} application/json, both images, creation time in milli- or microseconds) (CS06).
  */
 final class KinesisChangeRecord {
     static final String RECORD_FORMAT = "application/json";

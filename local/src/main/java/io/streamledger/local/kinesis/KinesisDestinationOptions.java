@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 /**
  * Where and how {@link KinesisStreamingDestination} forwards changes: the Kinesis endpoint (the
  * kinesis-local launcher's, or any other) and its region/credentials, batch limits, and the
- * duplicate/reorder injection AWS permits on this path (seed C84: at-least-once, unordered).
+ * duplicate/reorder injection AWS permits on this path (CS06: at-least-once, unordered).
  */
 public final class KinesisDestinationOptions {
     /** PutRecords accepts at most 500 records per call. */

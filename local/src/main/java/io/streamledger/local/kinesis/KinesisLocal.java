@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.kinesis.model.StreamStatus;
 /**
  * A running {@code kinesis-local} (kinesis-mock) process on two free loopback ports: the plain-HTTP
  * port is the endpoint the AWS SDK and Flink's Kinesis source/sink use; stop it with {@link
- * #close()} (by PID, SIGKILL fallback). Implements issue 3's Kinesis launcher.
+ * #close()} (by PID, SIGKILL fallback). The Kinesis side of the CS06/CS07 consumer tests.
  */
 public final class KinesisLocal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KinesisLocal.class);

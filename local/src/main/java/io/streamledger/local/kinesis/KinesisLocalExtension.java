@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * JUnit 5 extension that runs one {@link KinesisLocal} per test class: use
  * {@code @RegisterExtension static final KinesisLocalExtension KINESIS = new
  * KinesisLocalExtension();} and {@code KINESIS.kinesis()}, or take a {@link KinesisLocal}
- * test/constructor parameter (issue 3).
+ * test/constructor parameter (the Kinesis stack of the CS06/CS07 tests).
  */
 public final class KinesisLocalExtension
         implements BeforeAllCallback, AfterAllCallback, ParameterResolver {

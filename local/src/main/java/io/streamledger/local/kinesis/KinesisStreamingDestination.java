@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.kinesis.model.ResourceNotFoundException;
  * Kinesis Data Streams for DynamoDB: serves Enable/Disable/DescribeKinesisStreamingDestination and
  * forwards every committed change of an enabled table, in AWS's JSON record shape, to the
  * configured Kinesis endpoint with PutRecords from a background thread; partition key = hash of the
- * item key, optional duplicate/reorder injection (seed C84: this path is at-least-once and
+ * item key, optional duplicate/reorder injection (CS06/CS07: this path is at-least-once and
  * unordered; consumers dedupe by eventID and order by ApproximateCreationDateTime / version).
  */
 public final class KinesisStreamingDestination

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /**
  * Stable hash of an item's primary key (wire form, attribute order ignored): picks its stream shard
  * and its Kinesis partition key, so every change of one item lands in one ordered sequence (seed
- * C84: order is per item key).
+ * CS07: order is per item key).
  */
 public final class ItemKeyHash {
     private ItemKeyHash() {}

@@ -9,6 +9,8 @@ import io.streamledger.local.spi.CommitListener;
 import io.streamledger.local.spi.ItemChange;
 import io.streamledger.local.spi.StreamSettings;
 import io.streamledger.local.spi.TableCatalog;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -27,13 +29,13 @@ import javax.annotation.Nullable;
  * The local DynamoDB Streams service: receives every commit from the engine, appends each item
  * change to the shard its key hashes to, and answers ListStreams / DescribeStream /
  * GetShardIterator / GetRecords in the wire shapes the AWS SDKs and Flink's DynamoDB Streams
- * consumer parse (seed C83/C84: per-item order only; a transaction's items may interleave).
+ * consumer parse (CS01/CS07: per-item order only; a transaction's items may interleave).
  *
  * <p>All state sits behind this object's monitor. The engine calls {@link #onCommit} while holding
  * its own commit lock, so this class never calls the engine (the {@link TableCatalog}) while
  * holding its monitor.
  */
-public final class LocalDynamoDbStreams implements StreamSettings, CommitListener {
+public final class LocalDynamoDbStreams implements StreamSettings, CommitListener, AutoCloseable {
     public static final String REGION = "us-east-1";
     public static final String ACCOUNT = "000000000000";
     public static final String EVENT_VERSION = "1.1";
@@ -48,7 +50,13 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private final long eventIdPrefix = new java.security.SecureRandom().nextLong();
+    private static final String OP_INIT = "init";
+    private static final String OP_ENABLE = "enable";
+    private static final String OP_DISABLE = "disable";
+    private static final String OP_COMMIT = "commit";
+    private static final String OP_ROLLOVER = "rollover";
+
+    private final long eventIdPrefix;
     private final StreamsOptions options;
     private final SequenceNumbers sequences = new SequenceNumbers();
     private final Random shuffleRandom;
@@ -58,10 +66,49 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     private long lastShardStamp;
     private int shardSuffix;
     private volatile @Nullable TableCatalog catalog;
+    private final @Nullable StreamsJournal journal;
+
+    /** Time of the journal event being replayed; null when live. */
+    private @Nullable Instant replayNow;
+
+    /** True when state came from a journal: the engine's own DDL replay must not redo it. */
+    private boolean restored;
 
     public LocalDynamoDbStreams(StreamsOptions options) {
+        this(options, null);
+    }
+
+    /**
+     * With a journal directory, every stream operation is journaled and replayed on the next start,
+     * so streams survive a restart of a persistent endpoint.
+     */
+    public LocalDynamoDbStreams(StreamsOptions options, @Nullable Path journalDir) {
         this.options = options;
         this.shuffleRandom = new Random(options.seed());
+        if (journalDir == null) {
+            this.journal = null;
+            this.eventIdPrefix = new SecureRandom().nextLong();
+            return;
+        }
+        this.journal = new StreamsJournal(journalDir);
+        long[] prefix = {new SecureRandom().nextLong()};
+        long events =
+                journal.replay(
+                        e -> {
+                            if (e.path("op").asText().equals(OP_INIT)) {
+                                prefix[0] = e.path("prefix").asLong();
+                            }
+                        });
+        this.eventIdPrefix = prefix[0];
+        journal.open();
+        if (events == 0) {
+            ObjectNode init = JsonNodeFactory.instance.objectNode();
+            init.put("op", OP_INIT).put("prefix", eventIdPrefix);
+            journal.append(init);
+        } else {
+            journal.replay(this::replayEvent);
+            restored = true;
+        }
     }
 
     public LocalDynamoDbStreams() {
@@ -71,6 +118,17 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     /** Gives access to table descriptions (for DescribeStream's KeySchema). */
     public void attach(TableCatalog catalog) {
         this.catalog = catalog;
+        synchronized (this) {
+            restored = false; // the engine has finished replaying its own log
+        }
+    }
+
+    /** Closes the journal, if any. */
+    @Override
+    public synchronized void close() {
+        if (journal != null) {
+            journal.close();
+        }
     }
 
     public StreamsOptions options() {
@@ -82,6 +140,10 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     @Override
     public synchronized StreamId enable(String table, String viewType) {
         ViewType view = ViewType.parse(viewType);
+        if (restored && streamsByArn.values().stream().anyMatch(x -> x.tableName().equals(table))) {
+            // the engine replays its DDL after our journal restored the outcome: keep ours
+            return new StreamId("", "");
+        }
         TableStream existing = currentByTable.get(table);
         if (existing != null) {
             if (existing.viewType() == view) {
@@ -89,7 +151,15 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
             }
             throw ApiException.validation("Table already has an enabled stream: " + existing.arn());
         }
-        Instant now = options.clock().instant();
+        return pinned(
+                () -> {
+                    journal(OP_ENABLE, e -> e.put("table", table).put("view", view.name()));
+                    return doEnable(table, view);
+                });
+    }
+
+    private StreamId doEnable(String table, ViewType view) {
+        Instant now = now();
         String label = uniqueLabel(table, now);
         String arn = streamArn(table, label);
         TableStream stream =
@@ -104,11 +174,20 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
 
     @Override
     public synchronized void disable(String table) {
-        TableStream stream = currentByTable.remove(table);
-        if (stream == null) {
+        if (restored || !currentByTable.containsKey(table)) {
             return;
         }
-        Instant now = options.clock().instant();
+        pinned(
+                () -> {
+                    journal(OP_DISABLE, e -> e.put("table", table));
+                    doDisable(table);
+                    return null;
+                });
+    }
+
+    private void doDisable(String table) {
+        TableStream stream = currentByTable.remove(table);
+        Instant now = now();
         for (int slot = 0; slot < stream.slots(); slot++) {
             stream.open(slot).close(sequences.next(), now);
         }
@@ -130,12 +209,37 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
 
     @Override
     public synchronized void onCommit(List<ItemChange> changes) {
+        List<ItemChange> captured = new ArrayList<>(changes.size());
+        for (ItemChange c : changes) {
+            if (currentByTable.containsKey(c.table())) {
+                captured.add(c);
+            }
+        }
+        if (captured.isEmpty()) {
+            return;
+        }
+        pinned(
+                () -> {
+                    if (journal != null) {
+                        journal(
+                                OP_COMMIT,
+                                e -> {
+                                    ArrayNode list = e.putArray("changes");
+                                    captured.forEach(c -> list.add(ItemChangeJson.write(c)));
+                                });
+                    }
+                    doCommit(captured);
+                    return null;
+                });
+    }
+
+    private void doCommit(List<ItemChange> changes) {
         List<ItemChange> ordered = changes;
         if (options.shuffleTransactions() && changes.size() > 1) {
             ordered = new ArrayList<>(changes);
             Collections.shuffle(ordered, shuffleRandom); // AWS may interleave a transaction
         }
-        Instant now = options.clock().instant();
+        Instant now = now();
         for (ItemChange change : ordered) {
             TableStream stream = currentByTable.get(change.table());
             if (stream == null) {
@@ -165,7 +269,16 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         if (stream == null) {
             throw ApiException.resourceNotFound("Table " + table + " has no enabled stream");
         }
-        Instant now = options.clock().instant();
+        pinned(
+                () -> {
+                    journal(OP_ROLLOVER, e -> e.put("table", table));
+                    doRollover(stream);
+                    return null;
+                });
+    }
+
+    private void doRollover(TableStream stream) {
+        Instant now = now();
         for (int slot = 0; slot < stream.slots(); slot++) {
             rollover(stream, slot, now);
         }
@@ -358,16 +471,14 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
         ObjectNode out = JSON.objectNode();
         out.put(
                 "ShardIterator",
-                ShardIterators.encode(
-                        new ShardIterators.Position(
-                                arn, shardId, position, options.clock().instant())));
+                ShardIterators.encode(new ShardIterators.Position(arn, shardId, position, now())));
         return out;
     }
 
     public synchronized ObjectNode getRecords(ObjectNode request) {
         ShardIterators.Position it = ShardIterators.decode(required(request, "ShardIterator"));
         int limit = limit(request, "Limit", MAX_GET_RECORDS_LIMIT, MAX_GET_RECORDS_LIMIT);
-        Instant now = options.clock().instant();
+        Instant now = now();
         if (now.isAfter(it.issuedAt().plus(options.iteratorLifetime()))) {
             throw StreamsErrors.expiredIterator();
         }
@@ -397,6 +508,77 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     }
 
     // ---- helpers ---------------------------------------------------------------------------
+
+    /**
+     * Runs a journaled operation with one time for the journal line and the operation, so that
+     * replay (which uses the journaled time) rebuilds identical labels and shard ids.
+     */
+    private <T> T pinned(java.util.function.Supplier<T> op) {
+        if (replayNow != null) {
+            return op.get();
+        }
+        replayNow = options.clock().instant();
+        try {
+            return op.get();
+        } finally {
+            replayNow = null;
+        }
+    }
+
+    private Instant now() {
+        return replayNow != null ? replayNow : options.clock().instant();
+    }
+
+    private void journal(String op, java.util.function.Consumer<ObjectNode> fill) {
+        if (journal == null) {
+            return;
+        }
+        ObjectNode e = JSON.objectNode();
+        e.put("op", op).put("at", now().toString());
+        fill.accept(e);
+        journal.append(e);
+    }
+
+    /** Re-runs one journaled operation at its recorded time. */
+    private void replayEvent(ObjectNode e) {
+        String op = e.path("op").asText();
+        if (op.equals(OP_INIT)) {
+            return;
+        }
+        replayNow = Instant.parse(e.path("at").asText());
+        try {
+            String table = e.path("table").asText();
+            switch (op) {
+                case OP_ENABLE:
+                    doEnable(table, ViewType.parse(e.path("view").asText()));
+                    break;
+                case OP_DISABLE:
+                    if (currentByTable.containsKey(table)) {
+                        doDisable(table);
+                    }
+                    break;
+                case OP_COMMIT:
+                    {
+                        List<ItemChange> changes = new ArrayList<>();
+                        e.path("changes").forEach(c -> changes.add(ItemChangeJson.read(c)));
+                        doCommit(changes);
+                        break;
+                    }
+                case OP_ROLLOVER:
+                    {
+                        TableStream stream = currentByTable.get(table);
+                        if (stream != null) {
+                            doRollover(stream);
+                        }
+                        break;
+                    }
+                default:
+                    throw new IllegalStateException("unknown streams journal op " + op);
+            }
+        } finally {
+            replayNow = null;
+        }
+    }
 
     /** 32 hex digits, unique per record: a per-endpoint random half plus the sequence number. */
     private String eventId(long sequence) {
@@ -481,7 +663,7 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     }
 
     private StreamShard newShard(@Nullable String parent) {
-        long stamp = Math.max(lastShardStamp + 1, options.clock().millis());
+        long stamp = Math.max(lastShardStamp + 1, now().toEpochMilli());
         lastShardStamp = stamp;
         String id = String.format("shardId-%020d-%08x", stamp, ++shardSuffix);
         return new StreamShard(id, parent, sequences.next());
@@ -500,7 +682,7 @@ public final class LocalDynamoDbStreams implements StreamSettings, CommitListene
     }
 
     private Instant cutoff() {
-        return options.clock().instant().minus(options.retention());
+        return now().minus(options.retention());
     }
 
     private static void trim(TableStream stream, Instant cutoff) {

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Endpoint-wide monotonic sequence numbers, rendered as fixed-width 21-digit decimal strings like
- * AWS's so that string and numeric order agree (seed C84: per-item order).
+ * AWS's so that string and numeric order agree (CS07: per-item order).
  */
 public final class SequenceNumbers {
     static final int DIGITS = 21;

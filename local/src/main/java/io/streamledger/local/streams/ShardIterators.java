@@ -7,7 +7,7 @@ import java.util.Base64;
 
 /**
  * Opaque shard iterator tokens: stream ARN, shard id, absolute position and issue time, so that
- * GetRecords can enforce AWS's 15-minute iterator lifetime (seed C84).
+ * GetRecords can enforce AWS's 15-minute iterator lifetime (CS07).
  */
 final class ShardIterators {
     private static final String VERSION = "sli1";

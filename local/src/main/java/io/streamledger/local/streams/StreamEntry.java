@@ -4,7 +4,7 @@ import io.streamledger.local.spi.ItemChange;
 import java.time.Instant;
 
 /**
- * One record stored in a shard: the engine's change plus its stream identity (seed C84).
+ * One record stored in a shard: the engine's change plus its stream identity (CS07).
  *
  * @param sequence numeric sequence number (see {@link SequenceNumbers#format})
  * @param eventId unique id of the record

@@ -66,7 +66,10 @@ public final class StreamFeatures {
     public Installed install(Clock endpointClock, @Nullable Path dataDir) {
         LocalDynamoDbStreams s = null;
         if (streams != null) {
-            s = new LocalDynamoDbStreams(streams.withClock(endpointClock));
+            s =
+                    new LocalDynamoDbStreams(
+                            streams.withClock(endpointClock),
+                            dataDir == null ? null : dataDir.resolve("streams"));
         }
         LocalTableExports e = null;
         if (exports) {
@@ -149,6 +152,9 @@ public final class StreamFeatures {
         public void close() {
             if (kinesis != null) {
                 kinesis.close();
+            }
+            if (streams != null) {
+                streams.close();
             }
         }
     }

@@ -7,8 +7,8 @@ import javax.annotation.Nullable;
 
 /**
  * One shard of a stream: an append-only run of records addressed by absolute position, trimmed at
- * the head by retention and closed (ending sequence number set) on rollover or disable (seed C84).
- * Not thread-safe; {@link LocalDynamoDbStreams} guards it.
+ * the head by retention and closed (ending sequence number set) on rollover or disable (CS07). Not
+ * thread-safe; {@link LocalDynamoDbStreams} guards it.
  */
 final class StreamShard {
     private final String shardId;

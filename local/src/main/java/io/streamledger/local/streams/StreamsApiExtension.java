@@ -6,7 +6,7 @@ import io.streamledger.local.spi.ApiException;
 import io.streamledger.local.spi.ApiExtension;
 import java.util.Set;
 
-/** Routes the {@code DynamoDBStreams_20120810.*} targets to {@link LocalDynamoDbStreams} (C84). */
+/** Routes the {@code DynamoDBStreams_20120810.*} targets to {@link LocalDynamoDbStreams} (CS07). */
 public final class StreamsApiExtension implements ApiExtension {
     public static final String PREFIX = "DynamoDBStreams_20120810.";
     public static final String LIST_STREAMS = PREFIX + "ListStreams";

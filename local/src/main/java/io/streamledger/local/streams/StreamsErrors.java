@@ -2,7 +2,7 @@ package io.streamledger.local.streams;
 
 import io.streamledger.local.spi.ApiException;
 
-/** The DynamoDB Streams error types, in DynamoDB's JSON 1.0 error shape (seed C84). */
+/** The DynamoDB Streams error types, in DynamoDB's JSON 1.0 error shape (CS07). */
 final class StreamsErrors {
     private StreamsErrors() {}
 

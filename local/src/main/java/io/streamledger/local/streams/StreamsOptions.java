@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * Settings of the local DynamoDB Streams: shard count, rollover, transaction shuffling, retention
- * and iterator lifetime on an injectable clock (seed C83: a transaction's items may interleave).
+ * and iterator lifetime on an injectable clock (CS01: a transaction's items may interleave).
  *
  * @param shardsPerTable open shards per stream; an item's shard is a stable hash of its key
  * @param maxRecordsPerShard close a shard and open a child after this many records; 0 = never

@@ -10,8 +10,8 @@ import javax.annotation.Nullable;
 
 /**
  * One stream of one table (a table gets a new stream, with a new label, each time its stream is
- * re-enabled): its view type, shards in creation order and the open shard of each hash slot (seed
- * C84). Not thread-safe; {@link LocalDynamoDbStreams} guards it.
+ * re-enabled): its view type, shards in creation order and the open shard of each hash slot (CS07).
+ * Not thread-safe; {@link LocalDynamoDbStreams} guards it.
  */
 final class TableStream {
     enum Status {

@@ -2,7 +2,7 @@ package io.streamledger.local.streams;
 
 import io.streamledger.local.spi.ApiException;
 
-/** StreamViewType: which images a stream record carries (seed C84). */
+/** StreamViewType: which images a stream record carries (CS07). */
 public enum ViewType {
     KEYS_ONLY(false, false),
     NEW_IMAGE(true, false),

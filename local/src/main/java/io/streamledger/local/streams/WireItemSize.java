@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Size of attributes in DynamoDB's wire form by the documented item-size rules (names + values;
  * numbers ≈ 1 byte per two digits + 1; containers 3 bytes + 1 per element), used for a stream
- * record's {@code SizeBytes} (seed C84).
+ * record's {@code SizeBytes} (CS07).
  */
 public final class WireItemSize {
     private WireItemSize() {}

@@ -10,7 +10,10 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
-/** Starts kinesis-local, round-trips a record through the SDK v2 client, and stops it (issue 3). */
+/**
+ * Starts kinesis-local, round-trips a record through the SDK v2 client, and stops it (CS06/CS07
+ * test stack).
+ */
 class KinesisLocalITCase {
 
     @Test

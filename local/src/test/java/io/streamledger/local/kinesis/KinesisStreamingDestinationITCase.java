@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.kinesis.model.Record;
 import software.amazon.awssdk.services.kinesis.model.Shard;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
-/** Forwarding of committed changes to kinesis-local in the Kinesis-for-DynamoDB shape (C84). */
+/** Forwarding of committed changes to kinesis-local in the Kinesis-for-DynamoDB shape (CS06). */
 class KinesisStreamingDestinationITCase {
     @RegisterExtension static final KinesisLocalExtension KINESIS = new KinesisLocalExtension();
 

@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 /**
  * DynamoDB Streams conformance through the real SDK v2 clients against the local endpoint: every
  * API, every view type, transactions, TTL service deletes, rollover lineage, iterator expiry and
- * retention on the endpoint's clock (seed C83/C84).
+ * retention on the endpoint's clock (CS07).
  */
 class DynamoDbStreamsApiITCase {
     private static final MutableClock CLOCK =

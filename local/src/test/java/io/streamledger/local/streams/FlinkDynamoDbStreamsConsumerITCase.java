@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 /**
  * Flink's v1 {@code FlinkDynamoDBStreamsConsumer} (SDK v1 streams adapter inside
  * flink-connector-kinesis) reads a table's stream from the local endpoint unmodified, including
- * closed parent shards and their children (seed C84, AP13 projection input).
+ * closed parent shards and their children (CS07, AP13 projection input).
  */
 class FlinkDynamoDbStreamsConsumerITCase {
     @RegisterExtension

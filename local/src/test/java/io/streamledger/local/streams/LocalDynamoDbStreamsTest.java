@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Unit rules of the local DynamoDB Streams, driven through its CommitListener (seed C83/C84). */
+/** Unit rules of the local DynamoDB Streams, driven through its CommitListener (CS07). */
 class LocalDynamoDbStreamsTest {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");

@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * In-process cost of the Streams feature (not a test): commits appended per second (the work the
- * engine's commit path pays) and records served per second by GetRecords (seed C84). Run with
- * {@code java -cp <test classpath> io.streamledger.local.streams.StreamsBenchmark [commits]}.
+ * engine's commit path pays) and records served per second by GetRecords (CS07). Run with {@code
+ * java -cp <test classpath> io.streamledger.local.streams.StreamsBenchmark [commits]}.
  */
 public final class StreamsBenchmark {
     private StreamsBenchmark() {}
