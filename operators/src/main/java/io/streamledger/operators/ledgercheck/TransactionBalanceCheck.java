@@ -1,0 +1,254 @@
+package io.streamledger.operators.ledgercheck;
+
+import io.streamledger.model.change.Operation;
+import io.streamledger.operators.recon.BreakRecord;
+import io.streamledger.operators.recon.Evidence;
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * CS11/AP10 "balanced per currency": keyed by tenant/txnId, collects a transaction's posting lines
+ * (any order, any shard) and, once all lines declared by {@code lineCount} arrived, checks that
+ * every currency/asset sums to zero. A transaction still incomplete at its SLA (processing time) is
+ * a break; without a declared line count the lines seen at the SLA are checked instead.
+ *
+ * <p>Guard clauses, in order: not an inserted posting (fail loudly: wiring bug) → already decided
+ * (late duplicate) → duplicate line → conflicting line → conflicting line count → line limit →
+ * complete? → balanced?
+ */
+public final class TransactionBalanceCheck
+        extends KeyedProcessFunction<String, LedgerFact, BreakRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final LedgerCheckConfig config;
+
+    private transient MapState<Integer, String> lines;
+    private transient ValueState<TxnProgress> progress;
+    private transient CheckMetrics metrics;
+
+    public TransactionBalanceCheck(LedgerCheckConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void open(OpenContext ctx) {
+        lines = getRuntimeContext().getMapState(LedgerCheckState.TXN_LINES);
+        progress = getRuntimeContext().getState(LedgerCheckState.TXN_STATE);
+        metrics = new CheckMetrics(getRuntimeContext().getMetricGroup());
+    }
+
+    CheckMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public void processElement(LedgerFact f, Context ctx, Collector<BreakRecord> out)
+            throws Exception {
+        if (f.kind != FactKind.POSTING || f.operation != Operation.INSERT) {
+            throw new IllegalStateException("TransactionBalanceCheck was routed " + f);
+        }
+        TxnProgress p = progress.value();
+        if (p != null && p.decided) {
+            metrics.duplicate();
+            return;
+        }
+        long now = ctx.timerService().currentProcessingTime();
+        if (p == null) {
+            p = new TxnProgress();
+            p.tenant = f.tenant;
+            p.txnId = f.txnId;
+            p.firstEventTimeMillis = f.eventTimeMillis;
+            p.timerAt = now + config.txnSlaMillis();
+            ctx.timerService().registerProcessingTimeTimer(p.timerAt);
+        }
+        String value = f.assetType + ":" + f.asset + "|" + f.amount;
+        String seen = lines.get(f.line);
+        if (seen != null) {
+            if (sameLine(seen, value)) {
+                metrics.duplicate();
+                progress.update(p);
+                return;
+            }
+            decide(
+                    p,
+                    ctx,
+                    out,
+                    LedgerBreaks.of(
+                            LedgerCheckReason.TXN_LINE_CONFLICT,
+                            f.tenant,
+                            p.firstEventTimeMillis,
+                            f.txnId,
+                            Evidence.of()
+                                    .put("txnId", f.txnId)
+                                    .put("line", f.line)
+                                    .put("first", seen)
+                                    .put("second", value),
+                            f.tenant,
+                            f.txnId,
+                            f.line));
+            return;
+        }
+        if (f.lineCount > 0 && p.lineCount > 0 && f.lineCount != p.lineCount) {
+            decide(
+                    p,
+                    ctx,
+                    out,
+                    LedgerBreaks.of(
+                            LedgerCheckReason.TXN_LINE_CONFLICT,
+                            f.tenant,
+                            p.firstEventTimeMillis,
+                            f.txnId,
+                            Evidence.of()
+                                    .put("txnId", f.txnId)
+                                    .put("line", f.line)
+                                    .put("lineCountFirst", p.lineCount)
+                                    .put("lineCountSecond", f.lineCount),
+                            f.tenant,
+                            f.txnId,
+                            "count"));
+            return;
+        }
+        if (f.lineCount > 0) {
+            p.lineCount = f.lineCount;
+        }
+        lines.put(f.line, value);
+        int seenCount = count();
+        if (seenCount > config.maxLinesPerTxn()) {
+            decide(
+                    p,
+                    ctx,
+                    out,
+                    LedgerBreaks.of(
+                            LedgerCheckReason.TXN_LINE_LIMIT,
+                            f.tenant,
+                            p.firstEventTimeMillis,
+                            f.txnId,
+                            Evidence.of()
+                                    .put("txnId", f.txnId)
+                                    .put("linesSeen", seenCount)
+                                    .put("limit", config.maxLinesPerTxn()),
+                            f.tenant,
+                            f.txnId));
+            return;
+        }
+        if (p.lineCount > 0 && seenCount >= p.lineCount) {
+            decide(p, ctx, out, balance(p, "lineCount reached"));
+            return;
+        }
+        progress.update(p);
+    }
+
+    @Override
+    public void onTimer(long ts, OnTimerContext ctx, Collector<BreakRecord> out) throws Exception {
+        TxnProgress p = progress.value();
+        if (p == null || ts != p.timerAt) {
+            return; // a timer of an earlier, already-cleared life of this key
+        }
+        if (p.decided) {
+            lines.clear();
+            progress.clear();
+            return;
+        }
+        if (p.lineCount > 0) {
+            decide(
+                    p,
+                    ctx,
+                    out,
+                    LedgerBreaks.of(
+                            LedgerCheckReason.TXN_INCOMPLETE,
+                            p.tenant,
+                            p.firstEventTimeMillis,
+                            p.txnId,
+                            Evidence.of()
+                                    .put("txnId", p.txnId)
+                                    .put("lineCount", p.lineCount)
+                                    .put("linesSeen", count())
+                                    .put("lines", describe())
+                                    .put("slaMillis", config.txnSlaMillis()),
+                            p.tenant,
+                            p.txnId));
+        } else {
+            decide(p, ctx, out, balance(p, "no lineCount; lines seen at SLA"));
+        }
+    }
+
+    /** Null when balanced. */
+    private BreakRecord balance(TxnProgress p, String basis) throws Exception {
+        metrics.evaluated();
+        Map<String, BigDecimal> sums = new TreeMap<>();
+        for (String v : lines.values()) {
+            int bar = v.indexOf('|');
+            sums.merge(v.substring(0, bar), new BigDecimal(v.substring(bar + 1)), BigDecimal::add);
+        }
+        boolean balanced = sums.values().stream().allMatch(s -> s.signum() == 0);
+        if (balanced) {
+            return null;
+        }
+        Evidence e =
+                Evidence.of()
+                        .put("txnId", p.txnId)
+                        .put("basis", basis)
+                        .put("lineCount", p.lineCount)
+                        .put("lines", describe());
+        sums.forEach((asset, sum) -> e.put("sum." + asset, sum));
+        return LedgerBreaks.of(
+                LedgerCheckReason.TXN_UNBALANCED,
+                p.tenant,
+                p.firstEventTimeMillis,
+                p.txnId,
+                e,
+                p.tenant,
+                p.txnId);
+    }
+
+    /** Emits the break (if any), forgets the lines and keeps a marker to drop late duplicates. */
+    private void decide(TxnProgress p, Context ctx, Collector<BreakRecord> out, BreakRecord b)
+            throws Exception {
+        if (b != null) {
+            metrics.broke(LedgerCheckReason.valueOf(b.getReason()));
+            out.collect(b);
+        }
+        lines.clear();
+        ctx.timerService().deleteProcessingTimeTimer(p.timerAt);
+        p.decided = true;
+        p.timerAt = ctx.timerService().currentProcessingTime() + config.doneRetentionMillis();
+        ctx.timerService().registerProcessingTimeTimer(p.timerAt);
+        progress.update(p);
+    }
+
+    private int count() throws Exception {
+        int n = 0;
+        for (Integer ignored : lines.keys()) {
+            n++;
+        }
+        return n;
+    }
+
+    private String describe() throws Exception {
+        Map<Integer, String> sorted = new TreeMap<>();
+        for (Map.Entry<Integer, String> e : lines.entries()) {
+            sorted.put(e.getKey(), e.getValue());
+        }
+        StringBuilder b = new StringBuilder();
+        sorted.forEach(
+                (k, v) -> b.append(b.length() == 0 ? "" : ";").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    /** Same asset and numerically equal amount (1.0 and 1.00 are the same posting). */
+    private static boolean sameLine(String a, String b) {
+        int ia = a.indexOf('|');
+        int ib = b.indexOf('|');
+        return a.substring(0, ia).equals(b.substring(0, ib))
+                && new BigDecimal(a.substring(ia + 1))
+                                .compareTo(new BigDecimal(b.substring(ib + 1)))
+                        == 0;
+    }
+}

@@ -1,0 +1,25 @@
+package io.streamledger.operators.ledgercheck;
+
+/**
+ * The two sides of one transaction on one account+asset in {@link AuthorityControlCheck} (AP12
+ * control total): the posted deltas of the authority versions that name the transaction, and the
+ * sum of its postings on that account+asset. Amounts are exact decimal strings.
+ */
+public class TxnControl {
+    /** Sum of posted deltas of authority versions naming this txn; null while none arrived. */
+    public String authorityDelta;
+
+    /** Authority versions that named this txn, comma-separated (evidence). */
+    public String versions = "";
+
+    /** Sum of this txn's postings on the account+asset. */
+    public String postingSum = "0";
+
+    /** Line numbers seen, comma-separated (drops duplicate deliveries). */
+    public String lines = "";
+
+    public long firstEventTimeMillis;
+    public long deadline;
+
+    public TxnControl() {}
+}

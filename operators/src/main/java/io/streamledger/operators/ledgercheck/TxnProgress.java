@@ -1,0 +1,19 @@
+package io.streamledger.operators.ledgercheck;
+
+/**
+ * Per-transaction progress of {@link TransactionBalanceCheck} (CS11): the declared line count, when
+ * the first line arrived, the pending timer, and whether the transaction has been decided.
+ */
+public class TxnProgress {
+    public String tenant;
+    public String txnId;
+
+    /** 0 while no line declared a count. */
+    public int lineCount;
+
+    public long firstEventTimeMillis;
+    public long timerAt;
+    public boolean decided;
+
+    public TxnProgress() {}
+}

@@ -1,0 +1,156 @@
+package io.streamledger.operators.ledgercheck;
+
+import static io.streamledger.operators.ledgercheck.Facts.posting;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.streamledger.operators.recon.BreakRecord;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** CS11 "balanced per currency once all lines arrived" and the incomplete-transaction SLA. */
+class TransactionBalanceCheckTest {
+
+    static final LedgerCheckConfig CONFIG =
+            LedgerCheckConfig.of(
+                    Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10));
+
+    private KeyedOneInputStreamOperatorTestHarness<String, LedgerFact, BreakRecord> h;
+
+    static KeyedOneInputStreamOperatorTestHarness<String, LedgerFact, BreakRecord> harness()
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        h.open();
+        return h;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    private List<BreakRecord> breaks() {
+        return h.extractOutputValues();
+    }
+
+    @Test
+    void balancedTransactionInAnyOrderEmitsNothingAndLeavesOnlyAMarker() throws Exception {
+        h = harness();
+        h.processElement(posting("x1", 3, 3, "B", "USD", "-40.00"), 0);
+        h.processElement(posting("x1", 1, 3, "A", "USD", "100.00"), 0);
+        h.processElement(posting("x1", 2, 3, "C", "USD", "-60.00"), 0);
+        assertThat(breaks()).isEmpty();
+        // marker only, until the retention timer clears it
+        h.setProcessingTime(CONFIG.doneRetentionMillis() + 1);
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numProcessingTimeTimers()).isZero();
+    }
+
+    @Test
+    void unbalancedInOneCurrencyIsOneBreakWithExactSums() throws Exception {
+        h = harness();
+        h.processElement(posting("x2", 1, 4, "A", "USD", "100.00"), 0);
+        h.processElement(posting("x2", 2, 4, "B", "USD", "-99.99"), 0);
+        h.processElement(posting("x2", 3, 4, "A", "EUR", "5"), 0);
+        h.processElement(posting("x2", 4, 4, "B", "EUR", "-5"), 0);
+        List<BreakRecord> out = breaks();
+        assertThat(out).hasSize(1);
+        BreakRecord b = out.get(0);
+        assertThat(b.getReason()).isEqualTo("TXN_UNBALANCED");
+        assertThat(b.getBreakId()).isEqualTo("TXN_UNBALANCED:t1:x2");
+        assertThat(b.getBatchId()).isEqualTo("LEDGER-CHECK-2025-11-30");
+        assertThat(b.getEvidence())
+                .contains("\"sum.CASH:USD\":\"0.01\"")
+                .contains("\"sum.CASH:EUR\":\"0\"");
+    }
+
+    @Test
+    void duplicateLineIsIgnoredAndConflictingLineBreaks() throws Exception {
+        h = harness();
+        h.processElement(posting("x3", 1, 3, "A", "USD", "10.0"), 0);
+        h.processElement(posting("x3", 1, 3, "A", "USD", "10.00"), 0); // same amount, other scale
+        assertThat(breaks()).isEmpty();
+        h.processElement(posting("x3", 1, 3, "A", "USD", "11.00"), 0);
+        assertThat(breaks())
+                .extracting(BreakRecord::getReason)
+                .containsExactly("TXN_LINE_CONFLICT");
+        // decided: late lines of the same txn are dropped
+        h.processElement(posting("x3", 2, 3, "B", "USD", "-10"), 0);
+        assertThat(breaks()).hasSize(1);
+    }
+
+    @Test
+    void incompleteAtSlaIsABreakNamingTheMissingLines() throws Exception {
+        h = harness();
+        h.setProcessingTime(1_000);
+        h.processElement(posting("x4", 1, 3, "A", "USD", "10"), 0);
+        h.processElement(posting("x4", 3, 3, "B", "USD", "-10"), 0);
+        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis() - 1);
+        assertThat(breaks()).isEmpty();
+        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis());
+        List<BreakRecord> out = breaks();
+        assertThat(out).extracting(BreakRecord::getReason).containsExactly("TXN_INCOMPLETE");
+        assertThat(out.get(0).getEvidence())
+                .contains("\"lineCount\":\"3\"")
+                .contains("\"linesSeen\":\"2\"")
+                .contains("1=CASH:USD|10;3=CASH:USD|-10");
+        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis() + CONFIG.doneRetentionMillis());
+        assertThat(h.numKeyedStateEntries()).isZero();
+        assertThat(h.numProcessingTimeTimers()).isZero();
+    }
+
+    @Test
+    void withoutLineCountTheLinesSeenAtSlaAreChecked() throws Exception {
+        h = harness();
+        h.processElement(posting("x5", 1, 0, "A", "USD", "10"), 0);
+        h.processElement(posting("x5", 2, 0, "B", "USD", "-10"), 0);
+        h.processElement(posting("x6", 1, 0, "A", "USD", "10"), 0);
+        h.setProcessingTime(CONFIG.txnSlaMillis());
+        assertThat(breaks())
+                .extracting(BreakRecord::getBreakId)
+                .containsExactly("TXN_UNBALANCED:t1:x6");
+    }
+
+    @Test
+    void snapshotAndRestoreKeepsPartialTransactionAndItsTimer() throws Exception {
+        h = harness();
+        h.processElement(posting("x7", 1, 2, "A", "USD", "10"), 0);
+        OperatorSubtaskState snap = h.snapshot(1, 1);
+        h.close();
+        h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        h.initializeState(snap);
+        h.open();
+        h.processElement(posting("x7", 2, 2, "B", "USD", "-9"), 0);
+        assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_UNBALANCED");
+        assertThat(breaks().get(0).getEvidence()).contains("\"sum.CASH:USD\":\"1\"");
+    }
+
+    @Test
+    void replayGivesTheSameBreakRecord() throws Exception {
+        h = harness();
+        h.processElement(posting("x8", 1, 2, "A", "USD", "10"), 0);
+        h.processElement(posting("x8", 2, 2, "B", "USD", "-1"), 0);
+        BreakRecord first = breaks().get(0);
+        h.close();
+        h = harness();
+        h.setProcessingTime(5_000); // a later wall clock must not change the record
+        h.processElement(posting("x8", 2, 2, "B", "USD", "-1"), 0);
+        h.processElement(posting("x8", 1, 2, "A", "USD", "10"), 0);
+        assertThat(breaks()).containsExactly(first);
+    }
+}
