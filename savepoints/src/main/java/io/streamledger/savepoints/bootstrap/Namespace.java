@@ -1,0 +1,70 @@
+package io.streamledger.savepoints.bootstrap;
+
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.projection.PortfolioRows;
+import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.Tables;
+import java.io.Serializable;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * One Portfolio projection namespace (CS09 "versioned rebuild"): the {@code Portfolio_v<n>} view
+ * table and the IDX12 checkpoint rows of projection {@code <base>_v<n>} in the Projection table.
+ *
+ * <p>Why the version is in the projection name and not in the {@code V#v} key segment: in the IDX12
+ * key {@code PROJ#name#V#v#SHARD#h}, {@code v} is the shard-map version (AP13 "projection + source
+ * key + shardVersion"), and the projection job writes it from {@code
+ * ShardMap.PROJECTION_CHECKPOINTS}. Bootstrap and catch-up must write the same keys, so both go
+ * through the job's own {@link PortfolioRows} configured by {@link #applyTo}.
+ *
+ * @param naming table prefix
+ * @param base projection base name, e.g. {@code portfolio} (also the alias name)
+ * @param version namespace version {@code n}
+ */
+public record Namespace(TableNaming naming, String base, int version) implements Serializable {
+
+    public Namespace {
+        if (version < 1) {
+            throw new IllegalArgumentException("namespace version must be >= 1, got " + version);
+        }
+    }
+
+    public String portfolioTable() {
+        return naming.physicalName(Tables.PORTFOLIO, version);
+    }
+
+    public String projectionTable() {
+        return naming.physicalName(Tables.PROJECTION);
+    }
+
+    public String ledgerTable() {
+        return naming.physicalName(Tables.LEDGER);
+    }
+
+    /** Projection name in this namespace's IDX12 checkpoint keys. */
+    public String checkpointName() {
+        return base + "_v" + version;
+    }
+
+    public Namespace next() {
+        return new Namespace(naming, base, version + 1);
+    }
+
+    /** The job's row builder for this namespace (the same one the projection job uses). */
+    public PortfolioRows rows() {
+        return new PortfolioRows(portfolioTable(), projectionTable(), checkpointName());
+    }
+
+    /** Points a projection job configuration at this namespace. */
+    public Configuration applyTo(Configuration conf) {
+        conf.set(JobOptions.TABLE_PREFIX, naming.prefix());
+        conf.set(JobOptions.PORTFOLIO_NAMESPACE_VERSION, version);
+        conf.set(JobOptions.PROJECTION_NAME, checkpointName());
+        return conf;
+    }
+
+    @Override
+    public String toString() {
+        return portfolioTable() + " + checkpoints of " + checkpointName();
+    }
+}

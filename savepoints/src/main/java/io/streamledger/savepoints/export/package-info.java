@@ -1,0 +1,2 @@
+/** Reading and checking DynamoDB table exports against their manifests (CS09). */
+package io.streamledger.savepoints.export;
