@@ -1,0 +1,243 @@
+package io.streamledger.jobs.stack;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.streamledger.model.contract.AmplificationRow;
+import io.streamledger.model.contract.Contract;
+import io.streamledger.model.contract.ContractResources;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The run's summary (issue 8): admissions per route, per-job domain metrics (AP09/AP13 applied,
+ * duplicate, stale, open gaps, gap breaks), the table audit (CS11 balance, AP07 view == AP12
+ * authority), freshness, consumed capacity per route beside the seed's AMP rows, and where things
+ * are. Rendered as text and, for tests, as JSON.
+ */
+record StackSummary(
+        String transport,
+        Map<String, Map<String, Object>> routes,
+        Map<String, Map<String, Double>> jobMetrics,
+        Map<String, String> jobStatus,
+        LedgerAudit.Result audit,
+        int freshnessSamples,
+        long freshnessP50Millis,
+        long freshnessP99Millis,
+        double firstRowSecondsFromJvm,
+        double firstRowSecondsFromCommand,
+        Map<String, String> capacityModel,
+        Map<String, String> locations) {
+
+    /** The seed's AMP rows each admission route is compared with. */
+    static final Map<String, List<String>> ROUTE_AMP =
+            Map.of(
+                    WorkloadGenerator.ROUTE_ORDER, List.of("AMP14"),
+                    WorkloadGenerator.ROUTE_FILL, List.of("AMP03", "AMP12"),
+                    WorkloadGenerator.ROUTE_LEDGER, List.of("AMP07"));
+
+    static StackSummary collect(
+            WorkloadGenerator g,
+            StackCluster cluster,
+            LedgerAudit audit,
+            FreshnessProbe probe,
+            StackServices services,
+            Path dataDir,
+            String transport,
+            long launchEpochMillis,
+            long jvmStartNanos) {
+        Map<String, Map<String, Object>> routes = new LinkedHashMap<>();
+        Map<String, String> model = new LinkedHashMap<>();
+        Contract contract = ContractResources.contract();
+        g.routes.forEach(
+                (route, s) -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("admitted", s.admitted.sum());
+                    m.put("replayed", s.replayed.sum());
+                    m.put("rejected", s.rejected.sum());
+                    m.put("failed", s.failed.sum());
+                    Map<String, Long> codes = new TreeMap<>();
+                    s.rejectCodes.forEach((k, v) -> codes.put(k, v.sum()));
+                    m.put("rejectCodes", codes);
+                    BigDecimal mean = s.meanCapacity();
+                    m.put("meanCapacityUnits", mean == null ? null : mean.toPlainString());
+                    m.put("totalCapacityUnits", s.totalCapacity().toPlainString());
+                    routes.put(route, m);
+                    StringBuilder sb = new StringBuilder();
+                    BigDecimal sum = BigDecimal.ZERO;
+                    for (String id : ROUTE_AMP.get(route)) {
+                        AmplificationRow row = contract.amplification(id).orElseThrow();
+                        sb.append(sb.length() == 0 ? "" : " + ")
+                                .append(id)
+                                .append(' ')
+                                .append(row.scenario())
+                                .append(' ')
+                                .append(row.totalUnits().toPlainString());
+                        sum = sum.add(row.totalUnits());
+                    }
+                    model.put(route, sb + " = " + sum.toPlainString() + " WCU");
+                });
+        Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
+        JobMetrics reader = new JobMetrics(cluster.uiUrl());
+        cluster.jobs()
+                .forEach(
+                        (role, id) -> {
+                            try {
+                                metrics.put(role, reader.domainMetrics(id));
+                            } catch (Exception e) {
+                                metrics.put(role, Map.of());
+                            }
+                        });
+        LedgerAudit.Result result = audit.run();
+        List<Long> fresh = probe.samplesMillis();
+        long first = probe.firstRowNanos();
+        double fromJvm = first < 0 ? -1 : (first - jvmStartNanos) / 1e9;
+        double fromCommand = -1;
+        if (first >= 0 && launchEpochMillis > 0) {
+            long firstEpochMillis =
+                    System.currentTimeMillis() - (System.nanoTime() - first) / 1_000_000L;
+            fromCommand = (firstEpochMillis - launchEpochMillis) / 1000.0;
+        }
+        Map<String, String> where = new LinkedHashMap<>();
+        where.put("Flink web UI", cluster.uiUrl());
+        where.put("command service", services.commandUrl());
+        where.put("DynamoDB endpoint", services.endpoint.endpoint().toString());
+        where.put("data dir", dataDir.toString());
+        where.put("checkpoints", dataDir.resolve("checkpoints").toString());
+        where.put("savepoints", dataDir.resolve("savepoints").toString());
+        where.put("log", dataDir.resolve("stack.log").toString());
+        return new StackSummary(
+                transport,
+                routes,
+                metrics,
+                cluster.statuses(),
+                result,
+                fresh.size(),
+                FreshnessProbe.percentile(fresh, 50),
+                FreshnessProbe.percentile(fresh, 99),
+                fromJvm,
+                fromCommand,
+                model,
+                where);
+    }
+
+    private static long metric(Map<String, Double> m, String key) {
+        Double v = m == null ? null : m.get(key);
+        return v == null ? 0 : Math.round(v);
+    }
+
+    String render() {
+        StringBuilder b = new StringBuilder();
+        b.append("\n==== streamledger local stack: summary (transport ")
+                .append(transport)
+                .append(") ====\n");
+        b.append("admitted by the command service:\n");
+        routes.forEach(
+                (route, m) ->
+                        b.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "  %-30s admitted %6s  replayed %s  rejected %s %s"
+                                                + " failed %s%n",
+                                        route,
+                                        m.get("admitted"),
+                                        m.get("replayed"),
+                                        m.get("rejected"),
+                                        m.get("rejectCodes"),
+                                        m.get("failed"))));
+        Map<String, Double> posting = jobMetrics.get("posting");
+        Map<String, Double> projection = jobMetrics.get("projection");
+        b.append("jobs (Flink metrics, summed over operators and subtasks):\n");
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "  posting     [%s] fills applied %d, duplicate %d, rejected %d,"
+                                + " retries %d, conflicts %d; source parsed %d skipped %d%n",
+                        jobStatus.get("posting"),
+                        metric(posting, "posting.applied"),
+                        metric(posting, "posting.duplicates"),
+                        metric(posting, "posting.rejected"),
+                        metric(posting, "posting.retries"),
+                        metric(posting, "posting.conflicts"),
+                        metric(posting, "source.parsed"),
+                        metric(posting, "source.skipped")));
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "  projection  [%s] versions applied %d, duplicate %d, stale %d, parked"
+                                + " now %d, open gaps %d, gap breaks %d%n",
+                        jobStatus.get("projection"),
+                        metric(projection, "gate.applied"),
+                        metric(projection, "gate.duplicates"),
+                        metric(projection, "gate.stale"),
+                        metric(projection, "gate.parked"),
+                        metric(projection, "gate.openGaps"),
+                        metric(projection, "gate.gapBreaks")));
+        b.append("breaks by reason: GAP_SLA_EXCEEDED ")
+                .append(metric(projection, "gate.gapBreaks"))
+                .append(" (ledger-check/reconciliation jobs: not part of the stack yet)\n");
+        b.append("tables:\n");
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "  orders %d, trades %d, inbox receipts (fills posted) %d%n"
+                                + "  ledger transactions %d (%d posting lines), unbalanced %d%n"
+                                + "  authorities %d, Portfolio rows %d, rows behind authority %d,"
+                                + " rows with an open gap %d -> view %s authority%n",
+                        audit.orders(),
+                        audit.trades(),
+                        audit.inboxReceipts(),
+                        audit.ledgerTransactions(),
+                        audit.postingLines(),
+                        audit.unbalancedTransactions(),
+                        audit.authorities(),
+                        audit.portfolioRows(),
+                        audit.portfolioRowsBehind(),
+                        audit.portfolioRowsWithOpenGap(),
+                        audit.viewMatchesAuthority() ? "==" : "!="));
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "freshness fill accepted -> Portfolio row visible: p50 %d ms, p99 %d ms"
+                                + " (%d samples)%n",
+                        freshnessP50Millis,
+                        freshnessP99Millis,
+                        freshnessSamples));
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "first projection row: %.1f s after JVM start%s%n",
+                        firstRowSecondsFromJvm,
+                        firstRowSecondsFromCommand < 0
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT,
+                                        ", %.1f s after the command (build included)",
+                                        firstRowSecondsFromCommand)));
+        b.append("consumed capacity per request (command service, RCU+WCU incl. transactional 2x)")
+                .append(" beside the seed's model:\n");
+        routes.forEach(
+                (route, m) ->
+                        b.append(
+                                String.format(
+                                        Locale.ROOT,
+                                        "  %-30s mean %6s units | seed %s%n",
+                                        route,
+                                        m.get("meanCapacityUnits"),
+                                        capacityModel.get(route))));
+        b.append("where:\n");
+        locations.forEach((k, v) -> b.append(String.format(Locale.ROOT, "  %-18s %s%n", k, v)));
+        return b.toString();
+    }
+
+    void writeJson(Path file) throws IOException {
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(file.toFile(), this);
+    }
+}
