@@ -1,7 +1,9 @@
 package io.streamledger.jobs.stack;
 
+import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.table.Attr;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -41,6 +43,7 @@ final class FreshnessProbe implements AutoCloseable {
     private volatile boolean closed;
     private volatile long lastSampleNanos;
     private volatile long firstRowNanos = -1;
+    private final Instant startedAt = Instant.now();
 
     FreshnessProbe(DynamoDbClient ddb, String portfolioTable, long minSpacingMillis) {
         this.ddb = ddb;
@@ -90,6 +93,23 @@ final class FreshnessProbe implements AutoCloseable {
         return firstRowNanos;
     }
 
+    /** A row written by this run (a reused data dir already has rows from earlier runs). */
+    private boolean rowProjectedSinceStart() {
+        return ddb.scan(
+                                b ->
+                                        b.tableName(portfolioTable)
+                                                .filterExpression("#at >= :start")
+                                                .expressionAttributeNames(
+                                                        Map.of("#at", PortfolioRows.PROJECTED_AT))
+                                                .expressionAttributeValues(
+                                                        Map.of(
+                                                                ":start",
+                                                                AttributeValue.fromS(
+                                                                        startedAt.toString()))))
+                        .count()
+                > 0;
+    }
+
     private long version(Map<String, AttributeValue> key) {
         Map<String, AttributeValue> item =
                 ddb.getItem(b -> b.tableName(portfolioTable).key(key).consistentRead(true)).item();
@@ -102,8 +122,7 @@ final class FreshnessProbe implements AutoCloseable {
     private void poll() {
         while (!closed) {
             try {
-                if (firstRowNanos < 0
-                        && !ddb.scan(b -> b.tableName(portfolioTable).limit(1)).items().isEmpty()) {
+                if (firstRowNanos < 0 && rowProjectedSinceStart()) {
                     firstRowNanos = System.nanoTime();
                 }
                 Sample s = pending.get();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.api.common.JobID;
 
 /**
  * The run's summary (issue 8): admissions per route, per-job domain metrics (AP09/AP13 applied,
@@ -32,6 +33,7 @@ record StackSummary(
         double firstRowSecondsFromJvm,
         double firstRowSecondsFromCommand,
         Map<String, String> capacityModel,
+        Map<String, String> restoredFrom,
         Map<String, String> locations) {
 
     /** The seed's AMP rows each admission route is compared with. */
@@ -84,15 +86,7 @@ record StackSummary(
                 });
         Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
         JobMetrics reader = new JobMetrics(cluster.uiUrl());
-        cluster.jobs()
-                .forEach(
-                        (role, id) -> {
-                            try {
-                                metrics.put(role, reader.domainMetrics(id));
-                            } catch (Exception e) {
-                                metrics.put(role, Map.of());
-                            }
-                        });
+        cluster.jobs().forEach((role, id) -> metrics.put(role, fetch(reader, role, id)));
         LedgerAudit.Result result = audit.run();
         List<Long> fresh = probe.samplesMillis();
         long first = probe.firstRowNanos();
@@ -123,7 +117,34 @@ record StackSummary(
                 fromJvm,
                 fromCommand,
                 model,
+                Map.copyOf(cluster.restoredFrom()),
                 where);
+    }
+
+    /** Metrics of one job; retried while the REST metric cache has not caught up yet. */
+    private static Map<String, Double> fetch(JobMetrics reader, String role, JobID id) {
+        List<String> expected =
+                role.equals("posting")
+                        ? List.of("posting.applied", "posting.rejected", "posting.duplicates")
+                        : List.of("gate.applied", "gate.openGaps", "gate.gapBreaks");
+        Map<String, Double> m = Map.of();
+        for (int attempt = 0; attempt < 10; attempt++) {
+            try {
+                m = reader.domainMetrics(id);
+                if (m.keySet().containsAll(expected)) {
+                    return m;
+                }
+            } catch (Exception e) {
+                // the REST endpoint is busy: try again
+            }
+            try {
+                Thread.sleep(1500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return m;
+            }
+        }
+        return m;
     }
 
     private static long metric(Map<String, Double> m, String key) {
@@ -230,6 +251,13 @@ record StackSummary(
                                         route,
                                         m.get("meanCapacityUnits"),
                                         capacityModel.get(route))));
+        restoredFrom.forEach(
+                (job, from) ->
+                        b.append("restored ")
+                                .append(job)
+                                .append(" from ")
+                                .append(from)
+                                .append('\n'));
         b.append("where:\n");
         locations.forEach((k, v) -> b.append(String.format(Locale.ROOT, "  %-18s %s%n", k, v)));
         return b.toString();
