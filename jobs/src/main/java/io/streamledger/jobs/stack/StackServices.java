@@ -60,8 +60,8 @@ final class StackServices implements AutoCloseable {
             boolean kinesisTransport) {
         this.apiKeys = Map.copyOf(apiKeysByTenant);
         try {
-            kinesis =
-                    kinesisTransport ? KinesisLocal.start(dataDir.resolve("kinesis-local")) : null;
+            // installed once per clone (./.kinesis-local), not per data dir: --reset keeps it
+            kinesis = kinesisTransport ? KinesisLocal.start() : null;
             if (kinesis != null) {
                 closeInReverse.add(kinesis);
                 kinesis.createStream(OUTBOX_STREAM, 2);
