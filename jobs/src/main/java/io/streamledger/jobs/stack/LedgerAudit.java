@@ -28,6 +28,7 @@ final class LedgerAudit {
             long portfolioRows,
             long portfolioRowsBehind,
             long portfolioRowsWithOpenGap,
+            long authoritiesNotEqualToPostings,
             long orders,
             long trades) {
 
@@ -47,21 +48,36 @@ final class LedgerAudit {
     Result run() {
         Map<String, Map<String, BigDecimal>> sums = new HashMap<>();
         Map<String, Long> authorityVersion = new HashMap<>();
+        Map<String, BigDecimal> postedByAsset = new HashMap<>();
+        Map<String, BigDecimal> authorityPosted = new HashMap<>();
         long lines = 0;
         for (var item : scan(services.table(Tables.LEDGER))) {
             String sk = item.get("SK").s();
             if (sk.startsWith("POST#")) {
                 lines++;
                 String asset = item.get("assetType").s() + "/" + item.get("asset").s();
+                BigDecimal amount = new BigDecimal(item.get("amount").n());
                 sums.computeIfAbsent(item.get("txnId").s(), k -> new HashMap<>())
-                        .merge(asset, new BigDecimal(item.get("amount").n()), BigDecimal::add);
+                        .merge(asset, amount, BigDecimal::add);
+                postedByAsset.merge(assetKey(item), amount, BigDecimal::add);
             } else if (sk.startsWith("AUTH#")) {
                 authorityVersion.put(assetKey(item), Long.parseLong(item.get("version").n()));
+                authorityPosted.put(assetKey(item), new BigDecimal(item.get("posted").n()));
             }
         }
         long unbalanced =
                 sums.values().stream()
                         .filter(m -> m.values().stream().anyMatch(v -> v.signum() != 0))
+                        .count();
+        // the independent oracle: each authority's posted balance == the sum of its posting lines
+        long notEqual =
+                authorityPosted.entrySet().stream()
+                        .filter(
+                                e ->
+                                        postedByAsset
+                                                        .getOrDefault(e.getKey(), BigDecimal.ZERO)
+                                                        .compareTo(e.getValue())
+                                                != 0)
                         .count();
         long rows = 0;
         long behind = 0;
@@ -95,6 +111,7 @@ final class LedgerAudit {
                 rows,
                 behind,
                 gaps,
+                notEqual,
                 orders,
                 trades);
     }

@@ -105,7 +105,21 @@ final class StackCluster implements AutoCloseable {
 
     /** Submits the posting job reading {@code conf}'s source. */
     void submitPosting(Configuration conf) throws Exception {
-        StreamExecutionEnvironment env = env(conf);
+        submit(
+                PostingJob.ROLE,
+                postingGraph(clusterConfig(settings), settings.parallelism(), conf));
+    }
+
+    /** Submits the projection job; gap breaks and dead letters go to the log. */
+    void submitProjection(Configuration conf) throws Exception {
+        submit(
+                ProjectionJob.ROLE,
+                projectionGraph(clusterConfig(settings), settings.parallelism(), conf));
+    }
+
+    /** The posting job's graph with the stack's terminal sinks and its fixed JobID. */
+    static JobGraph postingGraph(Configuration clusterConf, int parallelism, Configuration conf) {
+        StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
         PostingJob.Streams s =
                 new PostingJob(ChangeSources.fromConfig(conf, PostingJob.ROLE), conf).build(env);
         s.outcomes()
@@ -120,12 +134,13 @@ final class StackCluster implements AutoCloseable {
                 .sinkTo(new LoggingSink<>("posting rejected fill"))
                 .uid("posting-rejected-log-v1")
                 .name("posting: rejected fills (log)");
-        submit(PostingJob.ROLE, env, "streamledger posting");
+        return graph(env, PostingJob.ROLE, "streamledger posting");
     }
 
-    /** Submits the projection job; gap breaks and dead letters go to the log. */
-    void submitProjection(Configuration conf) throws Exception {
-        StreamExecutionEnvironment env = env(conf);
+    /** The projection job's graph; gap breaks and dead letters go to the log. */
+    static JobGraph projectionGraph(
+            Configuration clusterConf, int parallelism, Configuration conf) {
+        StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
         ProjectionJob.Streams s =
                 new ProjectionJob(
                                 ChangeSources.fromConfig(conf, ProjectionJob.ROLE),
@@ -141,22 +156,27 @@ final class StackCluster implements AutoCloseable {
                 .sinkTo(new LoggingSink<>("projection dead letter"))
                 .uid("projection-dead-letter-log-v1")
                 .name("projection: source dead letters (log)");
-        submit(ProjectionJob.ROLE, env, "streamledger projection");
+        return graph(env, ProjectionJob.ROLE, "streamledger projection");
     }
 
-    private StreamExecutionEnvironment env(Configuration jobConf) {
-        Configuration c = clusterConfig(settings);
+    private static StreamExecutionEnvironment env(
+            Configuration clusterConf, int parallelism, Configuration jobConf) {
+        Configuration c = new Configuration(clusterConf);
         c.addAll(jobConf);
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(c);
-        env.setParallelism(settings.parallelism());
+        env.setParallelism(parallelism);
         return env;
     }
 
-    private void submit(String role, StreamExecutionEnvironment env, String name) throws Exception {
+    private static JobGraph graph(StreamExecutionEnvironment env, String role, String name) {
         var streamGraph = env.getStreamGraph();
         streamGraph.setJobName(name);
         JobGraph graph = streamGraph.getJobGraph();
         graph.setJobID(JOB_IDS.get(role));
+        return graph;
+    }
+
+    private void submit(String role, JobGraph graph) throws Exception {
         if (settings.restore()) {
             Optional<Path> latest = latestSnapshot(role);
             if (latest.isPresent()) {

@@ -208,7 +208,8 @@ record StackSummary(
                         Locale.ROOT,
                         "  orders %d, trades %d, inbox receipts (fills posted) %d%n"
                                 + "  ledger transactions %d (%d posting lines), unbalanced %d%n"
-                                + "  authorities %d, Portfolio rows %d, rows behind authority %d,"
+                                + "  authorities %d (%d not equal to their posting lines),"
+                                + " Portfolio rows %d, rows behind authority %d,"
                                 + " rows with an open gap %d -> view %s authority%n",
                         audit.orders(),
                         audit.trades(),
@@ -217,6 +218,7 @@ record StackSummary(
                         audit.postingLines(),
                         audit.unbalancedTransactions(),
                         audit.authorities(),
+                        audit.authoritiesNotEqualToPostings(),
                         audit.portfolioRows(),
                         audit.portfolioRowsBehind(),
                         audit.portfolioRowsWithOpenGap(),
