@@ -45,7 +45,14 @@ final class StackCluster implements AutoCloseable {
             String stateBackend,
             @Nullable Integer prometheusPort,
             Path dataDir,
-            boolean restore) {}
+            boolean restore,
+            int standaloneTaskManagers) {
+
+        /** MiniCluster in this JVM (0) or a standalone session cluster of separate JVMs. */
+        boolean standalone() {
+            return standaloneTaskManagers > 0;
+        }
+    }
 
     /** Fixed ids so checkpoints of successive runs land in the same folder per job. */
     static final Map<String, JobID> JOB_IDS =
@@ -55,20 +62,33 @@ final class StackCluster implements AutoCloseable {
 
     private final Settings settings;
     private final MiniCluster cluster;
+    private final StandaloneCluster standalone;
     private final Map<String, JobID> running = new LinkedHashMap<>();
     private final Map<String, String> restoredFrom = new LinkedHashMap<>();
 
     StackCluster(Settings settings) throws Exception {
         this.settings = settings;
         Configuration conf = clusterConfig(settings);
-        cluster =
-                new MiniCluster(
-                        new MiniClusterConfiguration.Builder()
-                                .setConfiguration(conf)
-                                .setNumTaskManagers(1)
-                                .setNumSlotsPerTaskManager(2 * settings.parallelism() + 2)
-                                .build());
-        cluster.start();
+        if (settings.standalone()) {
+            cluster = null;
+            standalone =
+                    new StandaloneCluster(
+                                    settings.dataDir().resolve("cluster"),
+                                    System.getProperty("java.class.path"),
+                                    conf,
+                                    settings.uiPort())
+                            .start(settings.standaloneTaskManagers(), Duration.ofSeconds(120));
+        } else {
+            standalone = null;
+            cluster =
+                    new MiniCluster(
+                            new MiniClusterConfiguration.Builder()
+                                    .setConfiguration(conf)
+                                    .setNumTaskManagers(1)
+                                    .setNumSlotsPerTaskManager(2 * settings.parallelism() + 2)
+                                    .build());
+            cluster.start();
+        }
     }
 
     static Configuration clusterConfig(Settings s) {
@@ -185,7 +205,11 @@ final class StackCluster implements AutoCloseable {
                 restoredFrom.put(role, latest.get().toString());
             }
         }
-        cluster.submitJob(graph).get(60, TimeUnit.SECONDS);
+        if (standalone != null) {
+            standalone.submit(graph);
+        } else {
+            cluster.submitJob(graph).get(60, TimeUnit.SECONDS);
+        }
         running.put(role, graph.getJobID());
     }
 
@@ -217,7 +241,9 @@ final class StackCluster implements AutoCloseable {
 
     String uiUrl() {
         try {
-            return cluster.getRestAddress().get(10, TimeUnit.SECONDS).toString();
+            return standalone != null
+                    ? standalone.restUrl()
+                    : cluster.getRestAddress().get(10, TimeUnit.SECONDS).toString();
         } catch (Exception e) {
             return "http://127.0.0.1:" + settings.uiPort();
         }
@@ -229,7 +255,11 @@ final class StackCluster implements AutoCloseable {
         running.forEach(
                 (role, id) -> {
                     try {
-                        out.put(role, cluster.getJobStatus(id).get(5, TimeUnit.SECONDS).name());
+                        out.put(
+                                role,
+                                standalone != null
+                                        ? String.valueOf(standalone.jobFacts(id).get("state"))
+                                        : cluster.getJobStatus(id).get(5, TimeUnit.SECONDS).name());
                     } catch (Exception e) {
                         out.put(role, "UNKNOWN");
                     }
@@ -253,9 +283,14 @@ final class StackCluster implements AutoCloseable {
                                     .toString();
                     try {
                         String sp =
-                                cluster.stopWithSavepoint(
-                                                id, dir, false, SavepointFormatType.CANONICAL)
-                                        .get(60, TimeUnit.SECONDS);
+                                standalone != null
+                                        ? standalone.stopWithSavepoint(id, dir)
+                                        : cluster.stopWithSavepoint(
+                                                        id,
+                                                        dir,
+                                                        false,
+                                                        SavepointFormatType.CANONICAL)
+                                                .get(60, TimeUnit.SECONDS);
                         System.out.printf(
                                 Locale.ROOT, "  %s job stopped, savepoint %s%n", role, sp);
                     } catch (Exception e) {
@@ -265,7 +300,9 @@ final class StackCluster implements AutoCloseable {
                                 role,
                                 e.getClass().getSimpleName());
                         try {
-                            cluster.cancelJob(id).get(30, TimeUnit.SECONDS);
+                            if (cluster != null) {
+                                cluster.cancelJob(id).get(30, TimeUnit.SECONDS);
+                            }
                         } catch (Exception ignored) {
                             // the cluster close below ends it anyway
                         }
@@ -273,7 +310,11 @@ final class StackCluster implements AutoCloseable {
                 });
         running.clear();
         try {
-            cluster.close();
+            if (standalone != null) {
+                standalone.close();
+            } else {
+                cluster.close();
+            }
         } catch (Exception e) {
             System.err.println("cluster close failed: " + e);
         }

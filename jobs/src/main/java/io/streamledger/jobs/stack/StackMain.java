@@ -133,6 +133,20 @@ public final class StackMain implements Callable<Integer> {
     int parallelism;
 
     @Option(
+            names = "--cluster",
+            defaultValue = "mini",
+            description =
+                    "mini (default: Flink MiniCluster in this JVM) or standalone (JobManager and"
+                            + " --task-managers TaskManagers as separate JVMs, jobs over REST)")
+    String clusterMode;
+
+    @Option(
+            names = "--task-managers",
+            defaultValue = "2",
+            description = "TaskManager processes with --cluster standalone (default: 2)")
+    int taskManagers;
+
+    @Option(
             names = "--checkpoint-interval",
             defaultValue = "10s",
             converter = Converters.DurationConverter.class,
@@ -179,6 +193,10 @@ public final class StackMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!List.of("mini", "standalone").contains(clusterMode)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--cluster must be mini or standalone");
+        }
         if (!List.of("hashmap", "rocksdb").contains(stateBackend)) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "--state-backend must be hashmap or rocksdb");
@@ -222,7 +240,8 @@ public final class StackMain implements Callable<Integer> {
                                     stateBackend,
                                     prometheusPort,
                                     dataDir,
-                                    !reset));
+                                    !reset,
+                                    clusterMode.equals("standalone") ? taskManagers : 0));
             cluster.submitPosting(services.jobConfig(Tables.CONTEXT, true));
             cluster.submitProjection(services.jobConfig(Tables.LEDGER, false));
             System.out.println("  Flink web UI       " + cluster.uiUrl());

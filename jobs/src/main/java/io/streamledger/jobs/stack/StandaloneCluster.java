@@ -65,9 +65,15 @@ final class StandaloneCluster implements AutoCloseable {
      * @param clusterConf Flink options (checkpointing, state backend, restart strategy ...)
      */
     StandaloneCluster(Path dir, String classpath, Configuration clusterConf) throws IOException {
+        this(dir, classpath, clusterConf, 0);
+    }
+
+    /** With a fixed REST/web UI port ({@code 0} = a free one). */
+    StandaloneCluster(Path dir, String classpath, Configuration clusterConf, int restPort)
+            throws IOException {
         this.dir = dir;
         this.classpath = classpath;
-        this.restPort = freePort();
+        this.restPort = restPort > 0 ? restPort : freePort();
         this.conf = new Configuration(clusterConf);
         conf.setString("jobmanager.rpc.address", "127.0.0.1");
         conf.setString("jobmanager.rpc.port", Integer.toString(freePort()));
@@ -149,7 +155,7 @@ final class StandaloneCluster implements AutoCloseable {
         cmd.add("-Xmx384m");
         cmd.add("-XX:MaxDirectMemorySize=384m");
         cmd.addAll(JVM_OPENS);
-        String log4j = System.getProperty("streamledger.cluster.log4j");
+        String log4j = System.getProperty("log4j2.configurationFile");
         if (log4j != null) {
             cmd.add("-Dlog4j2.configurationFile=" + log4j);
         }
@@ -174,6 +180,19 @@ final class StandaloneCluster implements AutoCloseable {
         try (RestClusterClient<StandaloneClusterId> client =
                 new RestClusterClient<>(conf, StandaloneClusterId.getInstance())) {
             return client.submitJob(graph).get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Stops a job with a savepoint under {@code dir}; the savepoint path. */
+    String stopWithSavepoint(JobID id, String dir) throws Exception {
+        try (RestClusterClient<StandaloneClusterId> client =
+                new RestClusterClient<>(conf, StandaloneClusterId.getInstance())) {
+            return client.stopWithSavepoint(
+                            id,
+                            false,
+                            dir,
+                            org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+                    .get(60, TimeUnit.SECONDS);
         }
     }
 

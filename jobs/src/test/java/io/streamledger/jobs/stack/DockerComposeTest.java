@@ -154,7 +154,8 @@ class DockerComposeTest {
                                 "rocksdb",
                                 9249,
                                 Path.of("/tmp/x"),
-                                true));
+                                true,
+                                0));
         for (String key : conf.keySet()) {
             assertThat(isKnownFlinkKey(key)).as("Flink knows '%s'", key).isTrue();
         }

@@ -32,7 +32,7 @@ class TaskManagerKillITCase {
             Configuration clusterConf =
                     StackCluster.clusterConfig(
                             new StackCluster.Settings(
-                                    0, 1, Duration.ofSeconds(2), "hashmap", null, data, false));
+                                    0, 1, Duration.ofSeconds(2), "hashmap", null, data, false, 0));
             try (StandaloneCluster cluster =
                     new StandaloneCluster(
                                     dir.resolve("cluster"),
