@@ -77,7 +77,26 @@ public final class IdempotentExecutor {
                             effectId,
                             meter);
         } catch (IdempotencyStore.RecordExists e) {
-            Object resolved = resolve(e.existing(), fingerprint, owner, meter);
+            IdempotencyRecord ex = e.existing();
+            if (owner.equals(ex.attemptOwner())
+                    && ex.attempt() == 1
+                    && ex.state() == RequestState.IN_PROGRESS) {
+                // our own claim, applied by an attempt whose response was lost and then retried
+                return runEffect(
+                        new Claim(
+                                tenant,
+                                requestKey,
+                                operation,
+                                fingerprint,
+                                owner,
+                                1,
+                                ex.leaseUntilMillis(),
+                                commandJson,
+                                effectId),
+                        effect,
+                        meter);
+            }
+            Object resolved = resolve(ex, fingerprint, owner, meter);
             if (resolved instanceof Outcome o) {
                 return o;
             }

@@ -40,6 +40,7 @@ public final class AdmissionBenchmark {
             DynamoDbClient client = CommandFixture.client(endpoint.endpoint());
             String prefix = "bench-";
             TableProvisioner.createAll(client, prefix);
+            System.out.println("tables created at " + java.time.Instant.now());
             CommandService service =
                     new CommandService(
                             client, ServiceConfig.defaults(prefix), RetryPolicy.defaults());
@@ -55,13 +56,20 @@ public final class AdmissionBenchmark {
                 System.out.printf(
                         "accepted_order_v1 over HTTP -> command service -> local endpoint (%d cores)%n",
                         Runtime.getRuntime().availableProcessors());
-                run(web, http.port(), key, 16, 2, "warmup");
+                // JIT warm-up matters a lot on a starved 2-core machine
+                run(web, http.port(), key, 16, Math.max(5, seconds), "warmup");
                 for (int clients : new int[] {16, 64}) {
+                    long retriesBefore = service.ddb().retrying().retries();
                     run(web, http.port(), key, clients, seconds, "measure");
+                    System.out.printf(
+                            "  DynamoDB retries (throttle/5xx/conflict) during the run: %d%n",
+                            service.ddb().retrying().retries() - retriesBefore);
                 }
             }
             client.close();
         }
+        // the endpoint's and clients' pools need not linger once the figures are printed
+        System.exit(0);
     }
 
     private static void run(
@@ -108,11 +116,14 @@ public final class AdmissionBenchmark {
                             }));
         }
         long start = System.nanoTime();
+        long cpu0 = processCpuNanos();
+        System.out.println(phase + " " + clients + " started at " + java.time.Instant.now());
         List<long[]> all = new ArrayList<>();
         for (Future<long[]> f : futures) {
             all.add(f.get());
         }
         double elapsed = (System.nanoTime() - start) / 1e9;
+        System.out.println(phase + " " + clients + " ended at " + java.time.Instant.now());
         pool.shutdown();
         long[] merged = all.stream().flatMapToLong(Arrays::stream).sorted().toArray();
         if ("measure".equals(phase)) {
@@ -124,7 +135,21 @@ public final class AdmissionBenchmark {
                     merged.length / elapsed,
                     pct(merged, 0.50),
                     pct(merged, 0.99));
+            // CPU of client + service + endpoint, all in this JVM: the machine-independent cost
+            double cpuMsPerOrder = (processCpuNanos() - cpu0) / 1e6 / Math.max(1, merged.length);
+            int cores = Runtime.getRuntime().availableProcessors();
+            System.out.printf(
+                    "  process CPU per accepted order: %.2f ms -> at most %.0f orders/s on %d"
+                            + " dedicated cores%n",
+                    cpuMsPerOrder, cores * 1000 / cpuMsPerOrder, cores);
         }
+    }
+
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun
+                ? sun.getProcessCpuTime()
+                : 0;
     }
 
     private static double pct(long[] sorted, double p) {

@@ -21,6 +21,49 @@ public final class ProbeBenchmark {
             CommandService s =
                     new CommandService(
                             client, ServiceConfig.defaults("p-"), RetryPolicy.defaults());
+            var http =
+                    s.http(
+                                    io.streamledger.command.auth.ApiKeyAuthenticator.builder()
+                                            .key("t", "k")
+                                            .build())
+                            .start("127.0.0.1", 0);
+            var web =
+                    java.net.http.HttpClient.newBuilder()
+                            .version(java.net.http.HttpClient.Version.HTTP_1_1)
+                            .build();
+            for (int round = 0; round < 3; round++) {
+                long h0 = System.nanoTime();
+                for (int i = 0; i < 100; i++) {
+                    var req =
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(
+                                                    "http://127.0.0.1:"
+                                                            + http.port()
+                                                            + "/v1/orders"))
+                                    .header("X-Api-Key", "k")
+                                    .header("Idempotency-Key", "h" + round + "-" + i)
+                                    .POST(
+                                            java.net.http.HttpRequest.BodyPublishers.ofString(
+                                                    CommandFixture.order(
+                                                            "h" + round + "-" + i, "A", "1")))
+                                    .build();
+                    web.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+                }
+                long h1 = System.nanoTime();
+                for (int i = 0; i < 100; i++) {
+                    var req =
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(
+                                                    "http://127.0.0.1:" + http.port() + "/health"))
+                                    .GET()
+                                    .build();
+                    web.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
+                }
+                long h2 = System.nanoTime();
+                System.out.printf(
+                        "http place %.2f ms/op, http health %.2f ms/op%n",
+                        (h1 - h0) / 100e6, (h2 - h1) / 100e6);
+            }
             for (int round = 0; round < 3; round++) {
                 long t0 = System.nanoTime();
                 for (int i = 0; i < 200; i++) {

@@ -15,6 +15,7 @@ import io.streamledger.command.orders.PlaceOrderCommand;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
 import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.local.fault.FaultKind;
 import io.streamledger.local.fault.FaultRule;
 import java.time.Duration;
 import java.util.List;
@@ -215,6 +216,18 @@ class RepairWorkerITCase {
                         CommandFixture.order("c-throttle", "ACC-R", "1"));
         assertThat(ok.status()).as(ok.raw()).isEqualTo(201);
         assertThat(f.service.ddb().retrying().retries()).isGreaterThanOrEqualTo(2);
+
+        long before = f.service.ddb().retrying().retries();
+        faults.add(FaultRule.of(FaultKind.TRANSACTION_CONFLICT).count(2));
+        Reply conflicted =
+                f.post(
+                        "/v1/orders",
+                        CommandFixture.KEY_A,
+                        "k-conflict",
+                        CommandFixture.order("c-conflict", "ACC-R", "1"));
+        assertThat(conflicted.status()).as(conflicted.raw()).isEqualTo(201);
+        assertThat(f.service.ddb().retrying().retries() - before).isGreaterThanOrEqualTo(2);
+        assertThat(record("k-conflict").state()).isEqualTo(RequestState.COMPLETED);
 
         faults.add(FaultRule.internalError().operation("TransactWriteItems").count(1000));
         String body = CommandFixture.order("c-500", "ACC-R", "1");

@@ -115,7 +115,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         CompletableFuture<?> previous = tails.put(key, mine);
         Runnable start =
                 () ->
-                        post(fill)
+                        postSafely(fill)
                                 .whenComplete(
                                         (outcome, error) -> {
                                             tails.remove(key, mine);
@@ -147,6 +147,15 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                                 + " not posted within "
                                 + settings.timeout()
                                 + "; the job restarts and replays it (the receipt keeps it once)"));
+    }
+
+    /** {@link #post}, with a synchronous defect turned into a failed future (never lost). */
+    private CompletableFuture<PostingOutcome> postSafely(TradeFill fill) {
+        try {
+            return post(fill);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** Plans and writes one fill; completes with its outcome. */

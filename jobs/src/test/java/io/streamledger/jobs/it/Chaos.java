@@ -14,25 +14,29 @@ import org.apache.flink.api.common.functions.MapFunction;
 final class Chaos implements MapFunction<RawChange, RawChange> {
     private static final long serialVersionUID = 1L;
 
-    static final AtomicLong SEEN = new AtomicLong();
-    static final Set<Long> FIRED = ConcurrentHashMap.newKeySet();
+    private static final ConcurrentHashMap<String, AtomicLong> SEEN = new ConcurrentHashMap<>();
 
+    /** "name@threshold" of every failure injected so far. */
+    static final Set<String> FIRED = ConcurrentHashMap.newKeySet();
+
+    private final String name;
     private final long[] thresholds;
 
-    Chaos(long... thresholds) {
+    Chaos(String name, long... thresholds) {
+        this.name = name;
         this.thresholds = thresholds;
     }
 
     static void reset() {
-        SEEN.set(0);
+        SEEN.clear();
         FIRED.clear();
     }
 
     @Override
     public RawChange map(RawChange r) {
-        long n = SEEN.incrementAndGet();
+        long n = SEEN.computeIfAbsent(name, k -> new AtomicLong()).incrementAndGet();
         for (long t : thresholds) {
-            if (n >= t && FIRED.add(t)) {
+            if (n >= t && FIRED.add(name + "@" + t)) {
                 throw new IllegalStateException("injected job failure at record " + n);
             }
         }

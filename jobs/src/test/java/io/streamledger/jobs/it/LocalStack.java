@@ -38,7 +38,15 @@ final class LocalStack implements AutoCloseable {
     final TableNaming naming;
 
     LocalStack(String prefix, boolean shuffleTransactions) {
-        this(prefix, shuffleTransactions, null);
+        this(prefix, shuffleTransactions, null, false);
+    }
+
+    LocalStack(
+            String prefix,
+            boolean shuffleTransactions,
+            @javax.annotation.Nullable
+                    io.streamledger.local.kinesis.KinesisDestinationOptions kinesisDestination) {
+        this(prefix, shuffleTransactions, kinesisDestination, false);
     }
 
     /** With a Kinesis destination ("Kinesis Data Streams for DynamoDB") when options are given. */
@@ -46,7 +54,8 @@ final class LocalStack implements AutoCloseable {
             String prefix,
             boolean shuffleTransactions,
             @javax.annotation.Nullable
-                    io.streamledger.local.kinesis.KinesisDestinationOptions kinesisDestination) {
+                    io.streamledger.local.kinesis.KinesisDestinationOptions kinesisDestination,
+            boolean commandTables) {
         this.prefix = prefix;
         this.naming = new TableNaming(prefix);
         this.endpoint =
@@ -65,8 +74,15 @@ final class LocalStack implements AutoCloseable {
                         .start();
         this.streams = endpoint.streamFeatures().streams();
         this.ddb = JobOptions.dynamoDbClient(config()).buildSyncClient();
-        for (TableSpec spec :
-                List.of(Tables.CONTEXT, Tables.LEDGER, Tables.INBOX, Tables.PROJECTION)) {
+        if (commandTables) {
+            // the command service's own provisioning: Orders, Execution, Idempotency, Ledger,
+            // Context
+            io.streamledger.command.config.TableProvisioner.createAll(ddb, prefix);
+        } else {
+            create(naming.physicalName(Tables.CONTEXT), Tables.CONTEXT);
+            create(naming.physicalName(Tables.LEDGER), Tables.LEDGER);
+        }
+        for (TableSpec spec : List.of(Tables.INBOX, Tables.PROJECTION)) {
             create(naming.physicalName(spec), spec);
         }
         create(portfolioTable(), Tables.PORTFOLIO);

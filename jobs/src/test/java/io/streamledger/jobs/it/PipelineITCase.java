@@ -78,21 +78,13 @@ class PipelineITCase {
 
     @Test
     void fillsBecomeBalancedPostingsAndThePortfolioEqualsTheAuthority() throws Exception {
-        // -Dstreamledger.it.orders / .maxFills / .timeoutSeconds scale it up (figures in README)
-        Workload w =
-                new Workload(
-                        11,
-                        Integer.getInteger("streamledger.it.tenants", 2),
-                        Integer.getInteger("streamledger.it.accounts", 4),
-                        Integer.getInteger("streamledger.it.symbols", 3),
-                        Integer.getInteger("streamledger.it.orders", 40),
-                        Integer.getInteger("streamledger.it.maxFills", 5));
+        Workload w = sized(11, 40);
         run(w, false, (conf, table) -> conf);
     }
 
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
-        Workload w = new Workload(23, 2, 5, 4, 60, 5);
+        Workload w = sized(23, 60);
         run(w, true, (conf, table) -> conf);
     }
 
@@ -126,7 +118,7 @@ class PipelineITCase {
                     (table, arn) ->
                             stack.ddb.enableKinesisStreamingDestination(
                                     b -> b.tableName(table).streamArn(arn)));
-            Workload w = new Workload(31, 2, 4, 3, 40, 5);
+            Workload w = sized(31, 40);
             run(
                     w,
                     false,
@@ -146,6 +138,20 @@ class PipelineITCase {
         }
     }
 
+    /**
+     * The default small workload, or a larger one from {@code -Dstreamledger.it.orders / .maxFills
+     * / .tenants / .accounts / .symbols / .timeoutSeconds} for scale runs (README).
+     */
+    static Workload sized(long seed, int defaultOrders) {
+        return new Workload(
+                seed,
+                Integer.getInteger("streamledger.it.tenants", 2),
+                Integer.getInteger("streamledger.it.accounts", 5),
+                Integer.getInteger("streamledger.it.symbols", 4),
+                Integer.getInteger("streamledger.it.orders", defaultOrders),
+                Integer.getInteger("streamledger.it.maxFills", 5));
+    }
+
     /** Adjusts a job's options for a transport, given the physical table it reads. */
     interface Transport {
         Configuration apply(Configuration conf, String table);
@@ -160,6 +166,10 @@ class PipelineITCase {
             faults.add(FaultRule.throttle().operation("TransactWriteItems").probability(0.15));
             faults.add(FaultRule.internalError().operation("UpdateItem").probability(0.05));
             faults.add(FaultRule.internalError().operation("BatchGetItem").probability(0.05));
+            faults.add(
+                    FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
+                            .operation("TransactWriteItems")
+                            .probability(0.05));
         }
 
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -177,7 +187,7 @@ class PipelineITCase {
                         ? e ->
                                 contextSource
                                         .open(e)
-                                        .map(new Chaos(third, 2 * third, 3 * third))
+                                        .map(new Chaos("posting", third, 2 * third, 3 * third))
                                         .returns(SourceTypes.RAW_CHANGE)
                                         .uid("chaos-v1")
                         : contextSource;
@@ -211,12 +221,24 @@ class PipelineITCase {
                         return new CollectSink<>("gateDeadLetters");
                     }
                 };
+        RawChangeSource ledgerSource = ChangeSources.fromConfig(projConf, ProjectionJob.ROLE);
+        // the projection fails twice too: the gate's keyed state and the sink's buffer restore
+        long authorityChanges = 6L * w.fills.size();
+        RawChangeSource projectionSource =
+                chaos
+                        ? e ->
+                                ledgerSource
+                                        .open(e)
+                                        .map(
+                                                new Chaos(
+                                                        "projection",
+                                                        authorityChanges / 3,
+                                                        2 * authorityChanges / 3))
+                                        .returns(SourceTypes.RAW_CHANGE)
+                                        .uid("chaos-projection-v1")
+                        : ledgerSource;
         ProjectionJob.Streams projection =
-                new ProjectionJob(
-                                ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),
-                                sinks,
-                                projConf)
-                        .build(env);
+                new ProjectionJob(projectionSource, sinks, projConf).build(env);
         projection.sourceDeadLetters().sinkTo(new CollectSink<>("projectionDeadLetters"));
 
         JobClient job = env.executeAsync("pipeline-it");
@@ -244,7 +266,7 @@ class PipelineITCase {
         assertThat(CollectSink.<DeadLetter>values("gateDeadLetters")).isEmpty();
         assertThat(CollectSink.<SourceDeadLetter>values("projectionDeadLetters")).isEmpty();
         if (chaos) {
-            assertThat(Chaos.FIRED).hasSize(3);
+            assertThat(Chaos.FIRED).hasSize(5);
             // throttled/5xx transactions were retried by the posting operator itself
             assertThat(CollectSink.<PostingOutcome>values("outcomes"))
                     .anyMatch(o -> o.getAttempts() > 1);
