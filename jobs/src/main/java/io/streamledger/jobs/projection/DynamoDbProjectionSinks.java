@@ -14,8 +14,8 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * Production sinks of the projection job: the version-guarded DynamoDB sink for view and checkpoint
- * rows (AP07/AP13, CS06); gap breaks and dead letters are logged by {@link ProjectionJob#main}
- * until the reconciliation table (AP15) exists.
+ * rows (AP07/AP13, CS06); gap breaks go to the AP15 break rows (create-once); dead letters are
+ * logged by {@link ProjectionJob#main} until the reconciliation table (AP15) exists.
  */
 public final class DynamoDbProjectionSinks implements ProjectionSinks {
 
@@ -27,6 +27,7 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
     private final int maxInFlight;
     private final long maxTimeInBufferMs;
     private final int maxRetries;
+    private final Sink<GapBreak> gapBreakSink;
 
     public DynamoDbProjectionSinks(ReadableConfig conf) {
         this.client = JobOptions.dynamoDbClient(conf);
@@ -41,6 +42,8 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
         this.maxInFlight = conf.get(JobOptions.SINK_MAX_IN_FLIGHT);
         this.maxTimeInBufferMs = conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis();
         this.maxRetries = conf.get(JobOptions.SINK_MAX_RETRIES);
+        // AP15: overdue gaps become create-once break rows in the Reconciliation table
+        this.gapBreakSink = io.streamledger.jobs.recon.BreakSinks.gapBreaks(conf);
     }
 
     public PortfolioRows rows() {
@@ -77,7 +80,7 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
 
     @Override
     public Sink<GapBreak> gapBreaks() {
-        return new DiscardingSink<>();
+        return gapBreakSink;
     }
 
     @Override

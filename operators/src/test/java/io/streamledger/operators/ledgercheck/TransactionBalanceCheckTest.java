@@ -153,4 +153,22 @@ class TransactionBalanceCheckTest {
         h.processElement(posting("x8", 1, 2, "A", "USD", "10"), 0);
         assertThat(breaks()).containsExactly(first);
     }
+
+    @Test
+    void metricsCountChecksDuplicatesAndBreaksByReason() throws Exception {
+        h = harness();
+        h.processElement(posting("m1", 1, 2, "A", "USD", "10"), 0);
+        h.processElement(posting("m1", 1, 2, "A", "USD", "10"), 0);
+        h.processElement(posting("m1", 2, 2, "B", "USD", "-10"), 0);
+        h.processElement(posting("m2", 1, 2, "A", "USD", "10"), 0);
+        h.processElement(posting("m2", 2, 2, "B", "USD", "-9"), 0);
+        @SuppressWarnings("unchecked")
+        TransactionBalanceCheck fn =
+                (TransactionBalanceCheck)
+                        ((KeyedProcessOperator<String, LedgerFact, BreakRecord>) h.getOperator())
+                                .getUserFunction();
+        assertThat(fn.metrics().evaluatedCount()).isEqualTo(2);
+        assertThat(fn.metrics().breaks(LedgerCheckReason.TXN_UNBALANCED)).isEqualTo(1);
+        assertThat(fn.metrics().breaks(LedgerCheckReason.TXN_INCOMPLETE)).isZero();
+    }
 }

@@ -1,0 +1,68 @@
+package io.streamledger.jobs.recon;
+
+import io.streamledger.model.keys.PositionKey;
+import io.streamledger.model.table.Attr;
+import io.streamledger.operators.recon.PositionLookup;
+import io.streamledger.operators.recon.PositionView;
+import io.streamledger.sinks.client.DynamoDbClientConfig;
+import java.math.BigDecimal;
+import java.util.Map;
+import javax.annotation.Nullable;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Reads AP07 Portfolio rows (IDX07) for the positions check: an eventual read is enough, the row is
+ * compared by its source version, never trusted as authority.
+ */
+public final class DynamoDbPositionLookup implements PositionLookup {
+
+    private static final long serialVersionUID = 1L;
+
+    private final DynamoDbClientConfig client;
+    private final String table;
+    private transient DynamoDbClient ddb;
+
+    public DynamoDbPositionLookup(DynamoDbClientConfig client, String table) {
+        this.client = client;
+        this.table = table;
+    }
+
+    @Override
+    public void open() {
+        ddb = client.buildSyncClient();
+    }
+
+    @Override
+    public void close() {
+        if (ddb != null) {
+            ddb.close();
+        }
+    }
+
+    @Override
+    public @Nullable PositionView read(String tenant, String account, String symbol) {
+        PositionKey key = new PositionKey(tenant, account, symbol);
+        Map<String, AttributeValue> item =
+                ddb.getItem(
+                                b ->
+                                        b.tableName(table)
+                                                .key(
+                                                        Map.of(
+                                                                Attr.PK,
+                                                                AttributeValue.fromS(key.pk()),
+                                                                Attr.SK,
+                                                                AttributeValue.fromS(key.sk()))))
+                        .item();
+        if (item == null || item.isEmpty()) {
+            return null;
+        }
+        AttributeValue v = item.get(Attr.SOURCE_VERSION);
+        AttributeValue q = item.get("posted");
+        if (v == null || v.n() == null || q == null || q.n() == null) {
+            throw new IllegalStateException(
+                    "Portfolio row " + key.pk() + " / " + key.sk() + " lacks sourceVersion/posted");
+        }
+        return new PositionView(Long.parseLong(v.n()), new BigDecimal(q.n()));
+    }
+}

@@ -1,0 +1,191 @@
+package io.streamledger.jobs.recon;
+
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.source.ChangeSources;
+import io.streamledger.jobs.source.ParseChanges;
+import io.streamledger.jobs.source.RawChangeSource;
+import io.streamledger.jobs.source.RecordMapper;
+import io.streamledger.jobs.source.SourceDeadLetter;
+import io.streamledger.jobs.source.SourceTypes;
+import io.streamledger.model.change.ChangeRecord;
+import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.Tables;
+import io.streamledger.operators.recon.BreakRecord;
+import io.streamledger.operators.recon.PositionLookup;
+import io.streamledger.operators.recon.ReconBatch;
+import io.streamledger.operators.recon.ReconEvent;
+import io.streamledger.operators.recon.ReconEvents;
+import io.streamledger.operators.recon.ReconState;
+import io.streamledger.operators.recon.Reconciliation;
+import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
+import java.util.Optional;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.java.utils.ParameterTool;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The reconciliation job (AP14/AP15): fills from the Execution stream and trading postings +
+ * securities authorities from the Ledger stream, reconciled per tenant and declared event-time
+ * window; each window closes into an IDX13 batch (version-guarded) and IDX14/IDX15 breaks
+ * (create-once), so restarting a window's batch is idempotent.
+ */
+public final class ReconciliationJob {
+
+    public static final String ROLE_EXECUTION = "recon-execution";
+    public static final String ROLE_LEDGER = "recon-ledger";
+    public static final String PARSE_EXECUTION_UID = "recon-parse-execution-v1";
+    public static final String PARSE_LEDGER_UID = "recon-parse-ledger-v1";
+    public static final String BATCH_SINK_UID = "recon-batch-sink-v1";
+    public static final String BREAK_SINK_UID = "recon-break-sink-v1";
+
+    private final RawChangeSource executionSource;
+    private final RawChangeSource ledgerSource;
+    private final Sink<ReconBatch> batchSink;
+    private final Sink<BreakRecord> breakSink;
+    private final PositionLookup positions;
+    private final ReadableConfig conf;
+
+    public ReconciliationJob(
+            RawChangeSource executionSource,
+            RawChangeSource ledgerSource,
+            Sink<ReconBatch> batchSink,
+            Sink<BreakRecord> breakSink,
+            PositionLookup positions,
+            ReadableConfig conf) {
+        this.executionSource = executionSource;
+        this.ledgerSource = ledgerSource;
+        this.batchSink = batchSink;
+        this.breakSink = breakSink;
+        this.positions = positions;
+        this.conf = conf;
+    }
+
+    public record Streams(
+            DataStream<ReconBatch> batches,
+            DataStream<BreakRecord> breaks,
+            DataStream<SourceDeadLetter> deadLetters) {}
+
+    public Streams build(StreamExecutionEnvironment env) {
+        TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
+        SingleOutputStreamOperator<ReconEvent> fills =
+                executionSource
+                        .open(env)
+                        .process(
+                                new ParseChanges<>(
+                                        naming.physicalName(Tables.EXECUTION),
+                                        conf.get(JobOptions.KINESIS_PAYLOAD),
+                                        new ExecutionMapper()),
+                                ReconState.EVENT)
+                        .uid(PARSE_EXECUTION_UID)
+                        .name("reconciliation: parse fills");
+        SingleOutputStreamOperator<ReconEvent> ledger =
+                ledgerSource
+                        .open(env)
+                        .process(
+                                new ParseChanges<>(
+                                        naming.physicalName(Tables.LEDGER),
+                                        conf.get(JobOptions.KINESIS_PAYLOAD),
+                                        new LedgerMapper()),
+                                ReconState.EVENT)
+                        .uid(PARSE_LEDGER_UID)
+                        .name("reconciliation: parse ledger");
+        SingleOutputStreamOperator<ReconBatch> batches =
+                Reconciliation.apply(
+                        Reconciliation.withBusinessTime(
+                                        fills,
+                                        ReconState.FILL_TIMESTAMPS_UID,
+                                        conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                                        conf.get(ReconOptions.RECON_IDLENESS))
+                                .union(
+                                        Reconciliation.withBusinessTime(
+                                                ledger,
+                                                ReconState.LEDGER_TIMESTAMPS_UID,
+                                                conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                                                conf.get(ReconOptions.RECON_IDLENESS))),
+                        ReconOptions.reconConfig(conf),
+                        positions);
+        DataStream<BreakRecord> breaks = batches.getSideOutput(ReconState.BREAKS);
+        batches.sinkTo(batchSink).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
+        breaks.sinkTo(breakSink)
+                .uid(BREAK_SINK_UID)
+                .name("reconciliation: breaks (IDX14/IDX15, create-once)");
+        return new Streams(
+                batches,
+                breaks,
+                fills.getSideOutput(SourceTypes.DEAD_LETTERS)
+                        .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS)));
+    }
+
+    /** The version-guarded IDX13 batch sink. */
+    public static Sink<ReconBatch> batchSink(ReadableConfig conf) {
+        BatchRows rows =
+                new BatchRows(
+                        new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
+                                .physicalName(Tables.RECONCILIATION));
+        return VersionedDynamoDbSink.<ReconBatch>builder()
+                .elementConverter((b, ctx) -> rows.batch(b))
+                .clientConfig(JobOptions.dynamoDbClient(conf))
+                .guard(BatchRows.GUARD)
+                .maxTimeInBufferMS(conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis())
+                .maxRetries(conf.get(JobOptions.SINK_MAX_RETRIES))
+                .build();
+    }
+
+    public static PositionLookup positions(ReadableConfig conf) {
+        return new DynamoDbPositionLookup(
+                JobOptions.dynamoDbClient(conf),
+                new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
+                        .physicalName(
+                                Tables.PORTFOLIO,
+                                conf.get(JobOptions.PORTFOLIO_NAMESPACE_VERSION)));
+    }
+
+    /** A copy of {@code conf} reading {@code streamArn}. */
+    public static Configuration reading(ReadableConfig conf, String streamArn) {
+        Configuration c = new Configuration((Configuration) conf);
+        c.set(JobOptions.STREAM_ARN, streamArn);
+        return c;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        Streams s =
+                new ReconciliationJob(
+                                ChangeSources.fromConfig(
+                                        reading(conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
+                                        ROLE_EXECUTION),
+                                ChangeSources.fromConfig(
+                                        reading(conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
+                                        ROLE_LEDGER),
+                                batchSink(conf),
+                                BreakSinks.dynamoDb(conf),
+                                positions(conf),
+                                conf)
+                        .build(env);
+        s.deadLetters().print("recon-dead-letter").uid("recon-dead-letter-print-v1");
+        env.execute("streamledger reconciliation");
+    }
+
+    static final class ExecutionMapper implements RecordMapper<ReconEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Optional<ReconEvent> fromChange(ChangeRecord change) {
+            return ReconEvents.fromExecution(change);
+        }
+    }
+
+    static final class LedgerMapper implements RecordMapper<ReconEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Optional<ReconEvent> fromChange(ChangeRecord change) {
+            return ReconEvents.fromLedger(change);
+        }
+    }
+}
