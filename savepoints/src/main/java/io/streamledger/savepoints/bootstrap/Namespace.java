@@ -9,7 +9,8 @@ import org.apache.flink.configuration.Configuration;
 
 /**
  * One Portfolio projection namespace (CS09 "versioned rebuild"): the {@code Portfolio_v<n>} view
- * table and the IDX12 checkpoint rows of projection {@code <base>_v<n>} in the Projection table.
+ * table and the IDX12 checkpoint rows of projection {@link #checkpointName()} in the Projection
+ * table.
  *
  * <p>Why the version is in the projection name and not in the {@code V#v} key segment: in the IDX12
  * key {@code PROJ#name#V#v#SHARD#h}, {@code v} is the shard-map version (AP13 "projection + source
@@ -17,37 +18,49 @@ import org.apache.flink.configuration.Configuration;
  * ShardMap.PROJECTION_CHECKPOINTS}. Bootstrap and catch-up must write the same keys, so both go
  * through the job's own {@link PortfolioRows} configured by {@link #applyTo}.
  *
- * @param naming table prefix
+ * @param prefix table prefix (a String: {@link TableNaming} is not serializable)
  * @param base projection base name, e.g. {@code portfolio} (also the alias name)
  * @param version namespace version {@code n}
  */
-public record Namespace(TableNaming naming, String base, int version) implements Serializable {
+public record Namespace(String prefix, String base, int version) implements Serializable {
+
+    public Namespace(TableNaming naming, String base, int version) {
+        this(naming.prefix(), base, version);
+    }
 
     public Namespace {
+        new TableNaming(prefix); // validates the prefix
         if (version < 1) {
             throw new IllegalArgumentException("namespace version must be >= 1, got " + version);
         }
     }
 
+    public TableNaming naming() {
+        return new TableNaming(prefix);
+    }
+
     public String portfolioTable() {
-        return naming.physicalName(Tables.PORTFOLIO, version);
+        return naming().physicalName(Tables.PORTFOLIO, version);
     }
 
     public String projectionTable() {
-        return naming.physicalName(Tables.PROJECTION);
+        return naming().physicalName(Tables.PROJECTION);
     }
 
     public String ledgerTable() {
-        return naming.physicalName(Tables.LEDGER);
+        return naming().physicalName(Tables.LEDGER);
     }
 
-    /** Projection name in this namespace's IDX12 checkpoint keys. */
+    /**
+     * Projection name in this namespace's IDX12 checkpoint keys: {@code <base>} for version 1 (the
+     * projection job's default, so a first deployment needs no rename), {@code <base>_v<n>} after.
+     */
     public String checkpointName() {
-        return base + "_v" + version;
+        return version == 1 ? base : base + "_v" + version;
     }
 
     public Namespace next() {
-        return new Namespace(naming, base, version + 1);
+        return new Namespace(prefix, base, version + 1);
     }
 
     /** The job's row builder for this namespace (the same one the projection job uses). */
@@ -57,7 +70,7 @@ public record Namespace(TableNaming naming, String base, int version) implements
 
     /** Points a projection job configuration at this namespace. */
     public Configuration applyTo(Configuration conf) {
-        conf.set(JobOptions.TABLE_PREFIX, naming.prefix());
+        conf.set(JobOptions.TABLE_PREFIX, prefix);
         conf.set(JobOptions.PORTFOLIO_NAMESPACE_VERSION, version);
         conf.set(JobOptions.PROJECTION_NAME, checkpointName());
         return conf;

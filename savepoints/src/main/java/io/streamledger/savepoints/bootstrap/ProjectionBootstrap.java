@@ -9,9 +9,15 @@ import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongConsumer;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.api.OperatorIdentifier;
@@ -68,9 +74,19 @@ public final class ProjectionBootstrap {
      * @param savepointPath directory the savepoint is written to (must not exist yet)
      */
     public Result run(StreamExecutionEnvironment env, String savepointPath) throws Exception {
+        return run(env, savepointPath, items -> {});
+    }
+
+    /**
+     * As {@link #run(StreamExecutionEnvironment, String)}, reporting the export items read so far
+     * about once a second while the job runs (for the CLI's progress line).
+     */
+    public Result run(StreamExecutionEnvironment env, String savepointPath, LongConsumer progress)
+            throws Exception {
         long start = System.currentTimeMillis();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
-        env.getConfig().disableGenericTypes();
+        // no disableGenericTypes() here: the State Processor API's own TaggedOperatorSubtaskState
+        // is a generic type; the project's types all carry explicit TypeInformation
         List<Integer> fileIndexes = new ArrayList<>();
         for (int i = 0; i < export.files().size(); i++) {
             fileIndexes.add(i);
@@ -97,7 +113,28 @@ public final class ProjectionBootstrap {
 
         authorities.sinkTo(new NamespaceRowSink(client, target)).name("bootstrap: " + target);
 
-        JobExecutionResult r = env.execute("streamledger backfill bootstrap -> " + target);
+        JobClient job = env.executeAsync("streamledger backfill bootstrap -> " + target);
+        CompletableFuture<JobExecutionResult> done = job.getJobExecutionResult();
+        while (!done.isDone()) {
+            try {
+                done.get(1, TimeUnit.SECONDS);
+                break;
+            } catch (TimeoutException stillRunning) {
+                try {
+                    Object n =
+                            job.getAccumulators()
+                                    .get(5, TimeUnit.SECONDS)
+                                    .get(ReadExportFile.ITEMS);
+                    if (n instanceof Number count) {
+                        progress.accept(count.longValue());
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // accumulators are best effort while the job starts or finishes
+                }
+            }
+        }
+        JobExecutionResult r = done.get();
+        progress.accept(counter(r, ReadExportFile.ITEMS));
         long auth = counter(r, ReadExportFile.AUTHORITIES);
         long items = counter(r, ReadExportFile.ITEMS);
         return new Result(savepointPath, auth, items, System.currentTimeMillis() - start);
