@@ -73,7 +73,10 @@ final class JobMetrics {
         return s.startsWith("posting.")
                 || s.startsWith("gate.")
                 || s.startsWith("source.")
-                || s.startsWith("projection.");
+                || s.startsWith("projection.")
+                || s.startsWith("ledgercheck.")
+                || s.startsWith("breaks.")
+                || s.startsWith("recon.");
     }
 
     static String shortName(String id) {

@@ -1,5 +1,7 @@
 package io.streamledger.jobs.stack;
 
+import io.streamledger.jobs.recon.BreakRows;
+import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -30,7 +32,8 @@ final class LedgerAudit {
             long portfolioRowsWithOpenGap,
             long authoritiesNotEqualToPostings,
             long orders,
-            long trades) {
+            long trades,
+            Map<String, Long> breaksByReason) {
 
         boolean viewMatchesAuthority() {
             return authorities == portfolioRows && portfolioRowsBehind == 0;
@@ -102,6 +105,20 @@ final class LedgerAudit {
                 scan(services.table(Tables.EXECUTION)).stream()
                         .filter(i -> i.get("SK").s().startsWith("TRADE#"))
                         .count();
+        Map<String, Long> breaks = new java.util.TreeMap<>();
+        for (var item : scan(services.table(Tables.RECONCILIATION))) {
+            AttributeValue type = item.get(Attr.ENTITY_TYPE);
+            if (type != null && BreakRows.ENTITY.equals(type.s())) {
+                AttributeValue origin = item.get(BreakRows.A_ORIGIN);
+                AttributeValue reason = item.get(BreakRows.A_REASON);
+                breaks.merge(
+                        (origin == null ? "?" : origin.s())
+                                + "/"
+                                + (reason == null ? "?" : reason.s()),
+                        1L,
+                        Long::sum);
+            }
+        }
         return new Result(
                 sums.size(),
                 unbalanced,
@@ -113,7 +130,8 @@ final class LedgerAudit {
                 gaps,
                 notEqual,
                 orders,
-                trades);
+                trades,
+                breaks);
     }
 
     /** Inbox receipts only (cheap enough to poll while draining). */

@@ -1,8 +1,12 @@
 package io.streamledger.jobs.stack;
 
+import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
 import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.jobs.recon.BreakSinks;
+import io.streamledger.jobs.recon.ReconOptions;
+import io.streamledger.jobs.recon.ReconciliationJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.operators.posting.PostingOutcome;
 import java.io.IOException;
@@ -54,11 +58,20 @@ final class StackCluster implements AutoCloseable {
         }
     }
 
+    /** Role name of the reconciliation job in the stack (its sources have their own roles). */
+    static final String RECON_ROLE = "reconciliation";
+
     /** Fixed ids so checkpoints of successive runs land in the same folder per job. */
     static final Map<String, JobID> JOB_IDS =
             Map.of(
-                    PostingJob.ROLE, new JobID(0x53544B4CL, 1L),
-                    ProjectionJob.ROLE, new JobID(0x53544B4CL, 2L));
+                    PostingJob.ROLE,
+                    new JobID(0x53544B4CL, 1L),
+                    ProjectionJob.ROLE,
+                    new JobID(0x53544B4CL, 2L),
+                    LedgerCheckJob.ROLE,
+                    new JobID(0x53544B4CL, 3L),
+                    RECON_ROLE,
+                    new JobID(0x53544B4CL, 4L));
 
     private final Settings settings;
     private final MiniCluster cluster;
@@ -85,7 +98,7 @@ final class StackCluster implements AutoCloseable {
                             new MiniClusterConfiguration.Builder()
                                     .setConfiguration(conf)
                                     .setNumTaskManagers(1)
-                                    .setNumSlotsPerTaskManager(2 * settings.parallelism() + 2)
+                                    .setNumSlotsPerTaskManager(4 * settings.parallelism() + 2)
                                     .build());
             cluster.start();
         }
@@ -135,6 +148,60 @@ final class StackCluster implements AutoCloseable {
         submit(
                 ProjectionJob.ROLE,
                 projectionGraph(clusterConfig(settings), settings.parallelism(), conf));
+    }
+
+    /** Submits the ledger-check job (CS11 → AP15 break rows) reading the Ledger stream. */
+    void submitLedgerCheck(Configuration conf) throws Exception {
+        submit(
+                LedgerCheckJob.ROLE,
+                ledgerCheckGraph(clusterConfig(settings), settings.parallelism(), conf));
+    }
+
+    /** Submits the reconciliation job (AP14/AP15) reading the Execution and Ledger streams. */
+    void submitReconciliation(Configuration conf) throws Exception {
+        submit(RECON_ROLE, reconGraph(clusterConfig(settings), settings.parallelism(), conf));
+    }
+
+    /** The ledger-check job's graph; dead letters go to the log. */
+    static JobGraph ledgerCheckGraph(
+            Configuration clusterConf, int parallelism, Configuration conf) {
+        StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
+        LedgerCheckJob.Streams s =
+                new LedgerCheckJob(
+                                ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE),
+                                BreakSinks.dynamoDb(conf),
+                                conf)
+                        .build(env);
+        s.deadLetters()
+                .sinkTo(new LoggingSink<>("ledger check dead letter"))
+                .uid("ledgercheck-dead-letter-log-v1")
+                .name("ledger check: dead letters (log)");
+        return graph(env, LedgerCheckJob.ROLE, "streamledger ledger check");
+    }
+
+    /** The reconciliation job's graph ({@code conf} names both stream ARNs in ReconOptions). */
+    static JobGraph reconGraph(Configuration clusterConf, int parallelism, Configuration conf) {
+        StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
+        ReconciliationJob.Streams s =
+                new ReconciliationJob(
+                                ChangeSources.fromConfig(
+                                        ReconciliationJob.reading(
+                                                conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
+                                        ReconciliationJob.ROLE_EXECUTION),
+                                ChangeSources.fromConfig(
+                                        ReconciliationJob.reading(
+                                                conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
+                                        ReconciliationJob.ROLE_LEDGER),
+                                ReconciliationJob.batchSink(conf),
+                                BreakSinks.dynamoDb(conf),
+                                ReconciliationJob.positions(conf),
+                                conf)
+                        .build(env);
+        s.deadLetters()
+                .sinkTo(new LoggingSink<>("reconciliation dead letter"))
+                .uid("recon-dead-letter-log-v1")
+                .name("reconciliation: dead letters (log)");
+        return graph(env, RECON_ROLE, "streamledger reconciliation");
     }
 
     /** The posting job's graph with the stack's terminal sinks and its fixed JobID. */

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.stack;
 
+import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.model.table.Tables;
@@ -244,6 +245,8 @@ public final class StackMain implements Callable<Integer> {
                                     clusterMode.equals("standalone") ? taskManagers : 0));
             cluster.submitPosting(services.jobConfig(Tables.CONTEXT, true));
             cluster.submitProjection(services.jobConfig(Tables.LEDGER, false));
+            cluster.submitLedgerCheck(services.streamsConfig(Tables.LEDGER));
+            cluster.submitReconciliation(services.reconConfig());
             System.out.println("  Flink web UI       " + cluster.uiUrl());
             if (prometheusPort != null) {
                 System.out.println("  Prometheus         http://127.0.0.1:" + prometheusPort);
@@ -393,6 +396,8 @@ public final class StackMain implements Callable<Integer> {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(PostingJob.ROLE, "streamledger posting");
         m.put(ProjectionJob.ROLE, "streamledger projection");
+        m.put(LedgerCheckJob.ROLE, "streamledger ledger check");
+        m.put(StackCluster.RECON_ROLE, "streamledger reconciliation");
         return m;
     }
 

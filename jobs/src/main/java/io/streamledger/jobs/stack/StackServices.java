@@ -11,6 +11,7 @@ import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.kinesis.KinesisDestinationOptions;
 import io.streamledger.local.kinesis.KinesisLocal;
@@ -184,6 +185,30 @@ final class StackServices implements AutoCloseable {
                     KinesisLocal.streamArn(outboxOverKinesis ? OUTBOX_STREAM : LEDGER_CDC_STREAM));
         }
         return c;
+    }
+
+    /** Options of a job reading {@code spec}'s DynamoDB stream whatever the stack's transport. */
+    Configuration streamsConfig(TableSpec spec) {
+        Configuration c = jobConfig(spec, false);
+        c.set(JobOptions.TRANSPORT, JobOptions.TransportKind.DYNAMODB_STREAMS);
+        c.removeConfig(JobOptions.KINESIS_PAYLOAD);
+        c.set(JobOptions.STREAM_ARN, streamArn(spec));
+        // the command service lets SYS- (bank/external) accounts go negative; so does the check
+        c.set(ReconOptions.OVERDRAFT_EXEMPT, "HOUSE,SYS-");
+        return c;
+    }
+
+    /** The reconciliation job's options: Execution and Ledger streams (DynamoDB Streams). */
+    Configuration reconConfig() {
+        Configuration c = streamsConfig(Tables.LEDGER);
+        c.removeConfig(JobOptions.SOURCE_TABLE);
+        c.set(ReconOptions.EXECUTION_STREAM_ARN, streamArn(Tables.EXECUTION));
+        c.set(ReconOptions.LEDGER_STREAM_ARN, streamArn(Tables.LEDGER));
+        return c;
+    }
+
+    String streamArn(TableSpec spec) {
+        return ddb.describeTable(b -> b.tableName(table(spec))).table().latestStreamArn();
     }
 
     @Override

@@ -199,9 +199,32 @@ record StackSummary(
                         metric(projection, "gate.parked"),
                         metric(projection, "gate.openGaps"),
                         metric(projection, "gate.gapBreaks")));
-        b.append("breaks by reason: GAP_SLA_EXCEEDED ")
-                .append(metric(projection, "gate.gapBreaks"))
-                .append(" (ledger-check/reconciliation jobs: not part of the stack yet)\n");
+        Map<String, Double> check = jobMetrics.get("ledgercheck");
+        Map<String, Double> recon = jobMetrics.get("reconciliation");
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "  ledgercheck [%s] checks evaluated %d, duplicates ignored %d, breaks"
+                                + " emitted %d%n",
+                        jobStatus.get("ledgercheck"),
+                        metric(check, "ledgercheck.checksEvaluated"),
+                        metric(check, "ledgercheck.duplicatesIgnored"),
+                        metric(check, "breaks.emitted")));
+        b.append(
+                String.format(
+                        Locale.ROOT, "  reconciliation [%s]", jobStatus.get("reconciliation")));
+        if (recon != null) {
+            recon.forEach(
+                    (k, v) -> {
+                        if (k.startsWith("recon.")) {
+                            b.append(' ').append(k.substring(6)).append(' ').append(Math.round(v));
+                        }
+                    });
+        }
+        b.append('\n');
+        b.append("breaks by origin/reason (AP15 rows in the Reconciliation table): ")
+                .append(audit.breaksByReason().isEmpty() ? "none" : audit.breaksByReason())
+                .append('\n');
         b.append("tables:\n");
         b.append(
                 String.format(

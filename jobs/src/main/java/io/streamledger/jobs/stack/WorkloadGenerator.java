@@ -45,7 +45,7 @@ final class WorkloadGenerator {
             List.of("AAPL", "MSFT", "NVDA", "AMZN", "GOOG", "META", "TSLA", "IBM", "ORCL", "INTC");
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final BigDecimal OPENING_CASH = new BigDecimal("10000000.00");
+    private static final BigDecimal OPENING_CASH = new BigDecimal("50000000.00");
 
     /** Workload shape. */
     record Shape(
@@ -102,6 +102,10 @@ final class WorkloadGenerator {
                     .build();
     private final Random random;
     private final Deque<OpenOrder> open = new ArrayDeque<>();
+
+    /** tenant/account/symbol → shares bought and not yet offered for sale: no short sales. */
+    private final Map<String, Long> unsold = new java.util.HashMap<>();
+
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong issued = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -208,8 +212,15 @@ final class WorkloadGenerator {
         o.tenant = tenants.get(random.nextInt(tenants.size()));
         o.accountId = "ACC-" + (1 + random.nextInt(shape.accountsPerTenant()));
         o.symbol = SYMBOLS.get(random.nextInt(Math.min(shape.symbols(), SYMBOLS.size())));
-        o.side = random.nextInt(4) == 0 ? "SELL" : "BUY";
         o.quantity = 10 + random.nextInt(191);
+        o.side = "BUY";
+        long held = unsold.getOrDefault(o.position(), 0L);
+        if (random.nextInt(3) == 0 && held >= 10) {
+            // sell what the account holds, never short (the ledger check flags negative holdings)
+            o.side = "SELL";
+            o.quantity = Math.min(o.quantity, held);
+            unsold.put(o.position(), held - o.quantity);
+        }
         o.remaining = o.quantity;
         o.limitPrice = new BigDecimal(5000 + random.nextInt(45000)).movePointLeft(2);
         o.clientOrderId = "c-" + run + "-" + n;
@@ -227,10 +238,12 @@ final class WorkloadGenerator {
         body.put("limitPrice", o.limitPrice.toPlainString());
         body.put("currency", "USD");
         JsonNode r = post(ROUTE_ORDER, o.tenant, "/v1/orders", body, "req-" + o.clientOrderId);
-        if (r != null) {
-            o.orderId = r.path("order").path("orderId").asText();
-            synchronized (this) {
+        synchronized (this) {
+            if (r != null) {
+                o.orderId = r.path("order").path("orderId").asText();
                 open.addLast(o);
+            } else if (o.side.equals("SELL")) {
+                unsold.merge(o.position(), o.quantity, Long::sum);
             }
         }
     }
@@ -259,6 +272,11 @@ final class WorkloadGenerator {
         FreshnessProbe.Sample sample =
                 p == null ? null : p.beforeFill(o.tenant, o.accountId, o.symbol);
         JsonNode r = post(ROUTE_FILL, o.tenant, "/v1/orders/" + o.orderId + "/fills", body, null);
+        if (r != null && o.side.equals("BUY")) {
+            synchronized (this) {
+                unsold.merge(o.position(), qty.longValueExact(), Long::sum);
+            }
+        }
         if (sample != null) {
             if (r != null) {
                 p.admitted(sample, System.nanoTime());
@@ -351,5 +369,9 @@ final class WorkloadGenerator {
         long remaining;
         int fills;
         BigDecimal limitPrice;
+
+        String position() {
+            return tenant + "/" + accountId + "/" + symbol;
+        }
     }
 }

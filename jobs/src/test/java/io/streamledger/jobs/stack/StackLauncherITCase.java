@@ -81,6 +81,14 @@ class StackLauncherITCase {
                 .isEqualTo(audit.path("authorities").asLong());
         assertThat(audit.path("portfolioRowsBehind").asLong()).isZero();
         assertThat(audit.path("portfolioRowsWithOpenGap").asLong()).isZero();
+        assertThat(audit.path("authoritiesNotEqualToPostings").asLong()).isZero();
+        // no short sales, exempt house/bank accounts: the ledger checks find nothing to flag
+        assertThat(audit.path("breaksByReason").size())
+                .as("breaks %s", audit.path("breaksByReason"))
+                .isZero();
+        assertThat(s.path("jobStatus").path("ledgercheck").asText()).isEqualTo("RUNNING");
+        assertThat(s.path("jobStatus").path("reconciliation").asText()).isEqualTo("RUNNING");
+        assertThat(metric(s, "ledgercheck", "ledgercheck.checksEvaluated")).isPositive();
         assertThat(metric(s, "projection", "gate.openGaps")).isZero();
         assertThat(metric(s, "projection", "gate.gapBreaks")).isZero();
         assertThat(metric(s, "posting", "posting.rejected")).isZero();
