@@ -57,7 +57,7 @@ final class ConsoleProgress implements AutoCloseable {
     String line() {
         long planned = Math.max(1, generator.plannedOperations());
         long issued = generator.issued();
-        int pct = (int) Math.min(100, issued * 100 / planned);
+        int pct = (int) Math.round(generator.elapsedFraction() * 100);
         int filled = pct * WIDTH / 100;
         long first = probe.firstRowNanos();
         String firstRow =
@@ -69,12 +69,13 @@ final class ConsoleProgress implements AutoCloseable {
                                 (first - startNanos) / 1e9);
         return String.format(
                 Locale.ROOT,
-                "[%s%s] %3d%% %d/%d req | orders %d fills %d ledger %d | %s",
+                "[%s%s] %3d%% %d/%d req (%.0f/s) | orders %d fills %d ledger %d | %s",
                 "#".repeat(filled),
                 ".".repeat(WIDTH - filled),
                 pct,
                 issued,
                 planned,
+                generator.achievedRate(),
                 generator.routes.get(WorkloadGenerator.ROUTE_ORDER).admitted.sum(),
                 generator.routes.get(WorkloadGenerator.ROUTE_FILL).admitted.sum(),
                 generator.routes.get(WorkloadGenerator.ROUTE_LEDGER).admitted.sum(),

@@ -33,6 +33,7 @@ record StackSummary(
         double firstRowSecondsFromJvm,
         double firstRowSecondsFromCommand,
         Map<String, String> capacityModel,
+        String workload,
         Map<String, String> restoredFrom,
         Map<String, String> locations) {
 
@@ -117,6 +118,13 @@ record StackSummary(
                 fromJvm,
                 fromCommand,
                 model,
+                String.format(
+                        Locale.ROOT,
+                        "%d requests at %.1f/s achieved (target %.1f/s, back-pressured by the"
+                                + " service)",
+                        g.issued(),
+                        g.achievedRate(),
+                        g.targetRate()),
                 Map.copyOf(cluster.restoredFrom()),
                 where);
     }
@@ -157,6 +165,7 @@ record StackSummary(
         b.append("\n==== streamledger local stack: summary (transport ")
                 .append(transport)
                 .append(") ====\n");
+        b.append("workload: ").append(workload).append('\n');
         b.append("admitted by the command service:\n");
         routes.forEach(
                 (route, m) ->

@@ -109,6 +109,8 @@ final class WorkloadGenerator {
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong issued = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
+    private volatile long startNanos = -1;
+    private volatile long endNanos = -1;
     final Map<String, RouteStats> routes = new TreeMap<>();
     private volatile FreshnessProbe probe;
 
@@ -139,6 +141,30 @@ final class WorkloadGenerator {
         return issued.get();
     }
 
+    /** Fraction of the configured duration elapsed, 0..1. */
+    double elapsedFraction() {
+        long start = startNanos;
+        if (start < 0) {
+            return 0;
+        }
+        long now = endNanos > 0 ? endNanos : System.nanoTime();
+        return Math.min(1.0, (now - start) / (double) shape.duration().toNanos());
+    }
+
+    /** Requests issued per second of workload time so far. */
+    double achievedRate() {
+        long start = startNanos;
+        if (start < 0) {
+            return 0;
+        }
+        long now = endNanos > 0 ? endNanos : System.nanoTime();
+        return issued.get() / Math.max(1e-9, (now - start) / 1e9);
+    }
+
+    double targetRate() {
+        return shape.ratePerSecond();
+    }
+
     long plannedOperations() {
         return Math.round(shape.ratePerSecond() * shape.duration().toMillis() / 1000.0);
     }
@@ -156,6 +182,11 @@ final class WorkloadGenerator {
             }
         }
         ExecutorService pool = Executors.newFixedThreadPool(shape.clients());
+        // back-pressure: at most two requests queued per client, so a slow service lowers the
+        // achieved rate (reported) instead of piling up requests that are then dropped
+        java.util.concurrent.Semaphore inFlight =
+                new java.util.concurrent.Semaphore(2 * shape.clients());
+        startNanos = System.nanoTime();
         try {
             long periodNanos = (long) (1_000_000_000L / shape.ratePerSecond());
             long start = System.nanoTime();
@@ -167,15 +198,27 @@ final class WorkloadGenerator {
                     TimeUnit.NANOSECONDS.sleep(Math.min(next - now, 50_000_000L));
                     continue;
                 }
-                next += periodNanos;
+                next = Math.max(next + periodNanos, System.nanoTime() - periodNanos);
+                if (!inFlight.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
                 Runnable op = nextOperation(run);
                 issued.incrementAndGet();
-                pool.execute(op);
+                pool.execute(
+                        () -> {
+                            try {
+                                op.run();
+                            } finally {
+                                inFlight.release();
+                            }
+                        });
             }
         } finally {
             pool.shutdown();
-            pool.awaitTermination(30, TimeUnit.SECONDS);
+            // everything issued is at most 2 x clients requests away from done: let it finish
+            pool.awaitTermination(120, TimeUnit.SECONDS);
             pool.shutdownNow();
+            endNanos = System.nanoTime();
         }
     }
 
