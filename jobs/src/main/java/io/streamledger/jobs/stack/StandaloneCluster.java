@@ -110,6 +110,16 @@ final class StandaloneCluster implements AutoCloseable {
 
     /** Starts the JobManager and {@code n} TaskManagers and waits until all registered. */
     StandaloneCluster start(int n, Duration timeout) throws Exception {
+        try {
+            return startProcesses(n, timeout);
+        } catch (Exception | Error e) {
+            // the caller never gets the instance to close: leave no process behind
+            close();
+            throw e;
+        }
+    }
+
+    private StandaloneCluster startProcesses(int n, Duration timeout) throws Exception {
         jobManager = launch(JOBMANAGER_MAIN, "jobmanager");
         for (int i = 0; i < n; i++) {
             taskManagers.add(launch(TASKMANAGER_MAIN, "taskmanager-" + i));
