@@ -82,7 +82,7 @@ final class StandaloneCluster implements AutoCloseable {
         conf.setString("taskmanager.host", "127.0.0.1");
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.bind-address", "127.0.0.1");
-        conf.setString("rest.port", Integer.toString(restPort));
+        conf.setString("rest.port", Integer.toString(this.restPort));
         conf.setString("jobmanager.memory.process.size", "768m");
         // what Flink's start scripts compute (BashJavaUtils) and pass to TaskManagerRunner
         conf.setString("taskmanager.cpu.cores", "4");
