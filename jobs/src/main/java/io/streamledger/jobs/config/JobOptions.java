@@ -245,11 +245,14 @@ public final class JobOptions {
     public static final ConfigOption<Integer> POSTING_HOUSE_SHARDS =
             ConfigOptions.key("streamledger.posting.house-shards")
                     .intType()
-                    .defaultValue(4)
+                    .defaultValue(64)
                     .withDescription(
                             "House (clearing/fee) accounts are split into this many sub-accounts"
-                                    + " by txnId so one hot contra account does not serialize"
-                                    + " every fill.");
+                                    + " per tenant, chosen by client account; each is one posting"
+                                    + " lane (one chain of transactions), so this bounds a"
+                                    + " tenant's posting concurrency (≈ shards / transaction"
+                                    + " latency fills/s). Changing it re-maps clients to house"
+                                    + " shards (balances are sums over shards either way).");
 
     public static final ConfigOption<Duration> POSTING_RECEIPT_RETENTION =
             ConfigOptions.key("streamledger.posting.receipt-retention")

@@ -47,12 +47,19 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * counters (compare-and-set) and the AP12 authority deltas (ADD + version + 1). A replay fails the
  * receipt's condition and is counted as a duplicate; nothing else is written.
  *
- * <p>Ordering: the operator runs after {@code keyBy(account)}, so one subtask owns an account, and
- * this function chains the fills of one account one after another (per-key tail future) while
- * different accounts proceed concurrently up to the async capacity. That keeps the account's
- * counter free of self-inflicted version conflicts and its sequence numbers in arrival order,
- * without {@code orderedWait}'s head-of-line blocking across accounts; {@code unorderedWait} only
- * reorders outcomes of different accounts.
+ * <p>Ordering and conflicts: the operator runs after {@code keyBy(}{@link PostingLane}{@code )}
+ * (tenant + house shard of the client account), so one subtask owns a lane, and this function
+ * chains the fills of one lane one after another (per-lane tail future) while different lanes
+ * proceed concurrently up to the async capacity. Every item a fill writes belongs to its client
+ * account or to its lane's house sub-accounts, so two fills in flight never touch the same item: no
+ * self-inflicted counter or transaction conflicts (the hot-account cost measured before lanes: ~40
+ * % of fills retried at 5,000 fills), and a client's sequence numbers follow arrival order. {@code
+ * unorderedWait} only reorders outcomes of different lanes.
+ *
+ * <p>Counters: being the only writer of a lane, the function remembers the counters it wrote last
+ * ({@link CounterCache}) and skips the consistent read for them. The cache is only a guess — the
+ * compare-and-set still guards every write — so a stale entry (another writer, a restart, an
+ * unknown outcome) costs one conflict, after which the entries are dropped and read again.
  *
  * <p>Errors (classified once, by the sinks' classifier): receipt condition = duplicate; counter
  * condition = another writer moved it, re-read and retry; throttling, transaction conflicts and 5xx
@@ -73,12 +80,14 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
     private transient DynamoDbAsyncClient client;
     private transient RetryBackoff backoff;
     private transient Map<String, CompletableFuture<?>> tails;
+    private transient CounterCache counterCache;
     private transient Counter applied;
     private transient Counter duplicates;
     private transient Counter rejected;
     private transient Counter retries;
     private transient Counter conflicts;
     private transient Counter failures;
+    private transient Counter counterReads;
 
     public PostFillFunction(PostingSettings settings) {
         this.settings = settings;
@@ -92,6 +101,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                         Math.max(1, settings.backoffBase().toMillis()),
                         Math.max(1, settings.backoffMax().toMillis()));
         tails = new ConcurrentHashMap<>();
+        counterCache = new CounterCache(CounterCache.DEFAULT_MAX_ENTRIES);
         MetricGroup g = getRuntimeContext().getMetricGroup().addGroup(PostingState.METRIC_GROUP);
         applied = g.counter("applied");
         duplicates = g.counter("duplicates");
@@ -99,6 +109,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         retries = g.counter("retries");
         conflicts = g.counter("conflicts");
         failures = g.counter("failures");
+        counterReads = g.counter("counterReads");
     }
 
     @Override
@@ -110,7 +121,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
 
     @Override
     public void asyncInvoke(TradeFill fill, ResultFuture<PostingOutcome> result) {
-        String key = fill.accountKey();
+        String key = PostingLane.of(settings.rules().house(), fill);
         CompletableFuture<PostingOutcome> mine = new CompletableFuture<>();
         CompletableFuture<?> previous = tails.put(key, mine);
         Runnable start =
@@ -132,7 +143,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         if (previous == null) {
             start.run();
         } else {
-            // the previous fill of this account first, whatever its outcome
+            // the previous fill of this lane first, whatever its outcome
             previous.handle((r, e) -> null).thenRun(start);
         }
     }
@@ -174,16 +185,20 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
     private CompletableFuture<PostingOutcome> attempt(TradeFill fill, PostingPlan plan, int n) {
         YearMonth month = LedgerItems.month(plan.effectiveAt());
         List<String> accounts = accounts(plan);
-        return readCounters(plan.tenant(), accounts, month)
+        return counters(plan.tenant(), accounts, month)
                 .thenCompose(
                         counters -> {
-                            List<TransactWriteItem> tx = transaction(fill, plan, month, counters);
+                            Transaction tx = transaction(fill, plan, month, counters);
                             return client.transactWriteItems(
-                                    TransactWriteItemsRequest.builder().transactItems(tx).build());
+                                            TransactWriteItemsRequest.builder()
+                                                    .transactItems(tx.items())
+                                                    .build())
+                                    .thenApply(ok -> tx);
                         })
                 .handle(
-                        (ok, error) -> {
+                        (tx, error) -> {
                             if (error == null) {
+                                counterCache.putAll(plan.tenant(), month, tx.nextCounters());
                                 applied.inc();
                                 return CompletableFuture.completedFuture(
                                         outcome(
@@ -194,6 +209,8 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                                                 n,
                                                 plan.lines().size()));
                             }
+                            // whatever happened, the remembered counters may be wrong now
+                            counterCache.removeAll(plan.tenant(), month, accounts);
                             return onError(fill, plan, n, error);
                         })
                 .thenCompose(f -> f);
@@ -268,6 +285,17 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         return out;
     }
 
+    /** The counters of {@code accounts}: remembered ones if all are, else one consistent read. */
+    private CompletableFuture<Map<String, PostingSequence.Counter>> counters(
+            String tenant, List<String> accounts, YearMonth month) {
+        Map<String, PostingSequence.Counter> known = counterCache.getAll(tenant, month, accounts);
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        counterReads.inc();
+        return readCounters(tenant, accounts, month);
+    }
+
     private CompletableFuture<Map<String, PostingSequence.Counter>> readCounters(
             String tenant, List<String> accounts, YearMonth month) {
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
@@ -304,8 +332,12 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         return out;
     }
 
+    /** The items of one attempt and the counters they leave behind when committed. */
+    record Transaction(
+            List<TransactWriteItem> items, Map<String, PostingSequence.Counter> nextCounters) {}
+
     /** Receipt first, then postings, counters and authorities. */
-    private List<TransactWriteItem> transaction(
+    private Transaction transaction(
             TradeFill fill,
             PostingPlan plan,
             YearMonth month,
@@ -332,6 +364,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
             byAccount.computeIfAbsent(l.accountId(), k -> new ArrayList<>()).add(l);
         }
         List<TransactWriteItem> counterWrites = new ArrayList<>();
+        Map<String, PostingSequence.Counter> nextCounters = new LinkedHashMap<>();
         Map<Integer, TransactWriteItem> postingByLine = new java.util.TreeMap<>();
         for (Map.Entry<String, List<LedgerLine>> e : byAccount.entrySet()) {
             PostingSequence.Counter before = counters.get(e.getKey());
@@ -352,6 +385,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                                 LedgerItems.posting(
                                         plan, l, alloc.bucket(), seq++, fill.getEventId(), now)));
             }
+            nextCounters.put(e.getKey(), alloc.next());
             counterWrites.add(
                     LedgerItems.counterWrite(
                             settings.ledgerTable(),
@@ -371,7 +405,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                     LedgerItems.authorityAdd(
                             settings.ledgerTable(), key, d.getValue(), plan.txnId(), now));
         }
-        return tx;
+        return new Transaction(tx, nextCounters);
     }
 
     private static Map<String, BigDecimal> deltas(PostingPlan plan) {

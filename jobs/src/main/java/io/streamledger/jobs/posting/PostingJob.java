@@ -72,10 +72,12 @@ public final class PostingJob {
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
 
-        DataStream<TradeFill> byAccount = fills.keyBy(TradeFill::accountKey, Types.STRING);
+        // one lane = tenant + house shard of the client account (see PostingLane)
+        DataStream<TradeFill> byLane =
+                fills.keyBy(new PostingLane(settings.rules().house()), Types.STRING);
         SingleOutputStreamOperator<PostingOutcome> outcomes =
                 AsyncDataStream.unorderedWait(
-                                byAccount,
+                                byLane,
                                 new PostFillFunction(settings),
                                 settings.timeout().toMillis(),
                                 TimeUnit.MILLISECONDS,

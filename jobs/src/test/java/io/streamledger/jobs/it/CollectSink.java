@@ -8,20 +8,20 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
 /** Collects elements into a static, named queue (MiniCluster shares the test JVM). */
-final class CollectSink<T> implements Sink<T> {
+public final class CollectSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
     private static final ConcurrentHashMap<String, ConcurrentLinkedQueue<Object>> QUEUES =
             new ConcurrentHashMap<>();
 
     private final String name;
 
-    CollectSink(String name) {
+    public CollectSink(String name) {
         this.name = name;
         QUEUES.put(name, new ConcurrentLinkedQueue<>());
     }
 
     @SuppressWarnings("unchecked")
-    static <T> Collection<T> values(String name) {
+    public static <T> Collection<T> values(String name) {
         return (Collection<T>) (Collection<?>) QUEUES.get(name);
     }
 

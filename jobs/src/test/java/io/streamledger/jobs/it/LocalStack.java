@@ -1,5 +1,6 @@
 package io.streamledger.jobs.it;
 
+import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.streams.LocalDynamoDbStreams;
@@ -14,16 +15,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
-import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * The local endpoint with DynamoDB Streams and the tables of the posting and projection jobs, a
@@ -81,7 +75,7 @@ public final class LocalStack implements AutoCloseable {
         if (commandTables) {
             // the command service's own provisioning: Orders, Execution, Idempotency, Ledger,
             // Context
-            io.streamledger.command.config.TableProvisioner.createAll(ddb, prefix);
+            TableProvisioner.createAll(ddb, prefix);
         } else {
             create(naming.physicalName(Tables.CONTEXT), Tables.CONTEXT);
             create(naming.physicalName(Tables.LEDGER), Tables.LEDGER);
@@ -102,6 +96,14 @@ public final class LocalStack implements AutoCloseable {
 
     /** Job options pointing at this endpoint with dummy BASIC credentials. */
     public Configuration config() {
+        return config(endpoint, prefix);
+    }
+
+    /**
+     * Job options for any test endpoint: dummy BASIC credentials, {@code prefix}'s tables, streams
+     * from TRIM_HORIZON with fast shard discovery.
+     */
+    public static Configuration config(LocalEndpoint endpoint, String prefix) {
         Configuration c = new Configuration();
         c.set(JobOptions.DYNAMODB_ENDPOINT, endpoint.endpoint().toString());
         c.set(JobOptions.REGION, "us-east-1");
@@ -126,40 +128,17 @@ public final class LocalStack implements AutoCloseable {
         return ddb.describeTable(b -> b.tableName(table(spec))).table().latestStreamArn();
     }
 
+    /** The production provisioning (command's TableProvisioner): keys, GSIs, stream view. */
     private void create(String name, TableSpec spec) {
-        CreateTableRequest.Builder b =
-                CreateTableRequest.builder()
-                        .tableName(name)
-                        .billingMode(BillingMode.PAY_PER_REQUEST)
-                        .attributeDefinitions(
-                                AttributeDefinition.builder()
-                                        .attributeName("PK")
-                                        .attributeType(ScalarAttributeType.S)
-                                        .build(),
-                                AttributeDefinition.builder()
-                                        .attributeName("SK")
-                                        .attributeType(ScalarAttributeType.S)
-                                        .build())
-                        .keySchema(
-                                KeySchemaElement.builder()
-                                        .attributeName("PK")
-                                        .keyType(KeyType.HASH)
-                                        .build(),
-                                KeySchemaElement.builder()
-                                        .attributeName("SK")
-                                        .keyType(KeyType.RANGE)
-                                        .build());
-        if (spec.streamViewType() != null) {
-            b.streamSpecification(
-                    StreamSpecification.builder()
-                            .streamEnabled(true)
-                            .streamViewType(spec.streamViewType().name())
-                            .build());
-        }
-        ddb.createTable(b.build());
+        TableProvisioner.create(ddb, spec, name);
     }
 
     public List<Map<String, AttributeValue>> scan(String table) {
+        return scan(ddb, table);
+    }
+
+    /** Every item of {@code table}, consistent, all pages. */
+    public static List<Map<String, AttributeValue>> scan(DynamoDbClient ddb, String table) {
         List<Map<String, AttributeValue>> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {

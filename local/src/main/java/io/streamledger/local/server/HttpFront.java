@@ -35,8 +35,19 @@ public final class HttpFront implements AutoCloseable {
 
     static {
         // small responses: without TCP_NODELAY, Nagle + delayed ACK add ~40 ms per request
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
+        defaultProperty("sun.net.httpserver.nodelay", "true");
+        // The JDK server closes keep-alive connections beyond 200 idle ones and after 30 s idle;
+        // pooled SDK clients (Netty keeps idle connections 60 s, a job opens 64+ per subtask) then
+        // reuse a closed socket and see "Connection reset" / "Unexpected end of file" (measured in
+        // FreshnessBenchmark with client retries off). Keep more, longer, than clients do.
+        defaultProperty("sun.net.httpserver.maxIdleConnections", "4096");
+        defaultProperty("sun.net.httpserver.idleInterval", "120");
+    }
+
+    /** Sets a JDK server property unless the user already did (read once, at first use). */
+    private static void defaultProperty(String name, String value) {
+        if (System.getProperty(name) == null) {
+            System.setProperty(name, value);
         }
     }
 

@@ -110,7 +110,7 @@ public final class FillPostingRules implements Serializable {
         Money consideration =
                 Money.of(gross.setScale(price.scale(), feeSplit.roundingMode()), f.getCurrency());
         String client = f.getAccountId();
-        String clearing = house.clearing(txnId);
+        String clearing = house.clearing(client);
         BigDecimal cashSign = buy ? BigDecimal.ONE.negate() : BigDecimal.ONE;
         List<LedgerLine> lines = new ArrayList<>();
         String ccy = f.getCurrency();
@@ -148,7 +148,7 @@ public final class FillPostingRules implements Serializable {
                 if (share.getValue().signum() != 0) {
                     add(
                             lines,
-                            house.feeIncome(share.getKey(), txnId),
+                            house.feeIncome(share.getKey(), client),
                             CASH,
                             ccy,
                             share.getValue().amount(),

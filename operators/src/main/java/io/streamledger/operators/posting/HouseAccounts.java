@@ -7,15 +7,25 @@ import java.io.Serializable;
 /**
  * Names the house contra accounts of a fill (CS11 double entry): the clearing account takes the
  * other side of cash and securities, fee-income accounts take the fee. Each is split into {@code
- * shards} sub-accounts by {@code h(txnId)} (seed "hot account": one contra item per tenant would
- * serialize every fill) using the seed's shard-hash contract with a versioned map.
+ * shards} sub-accounts (seed "hot account", AP12 L12: one contra item per tenant would serialize
+ * every fill) using the seed's shard-hash contract with a versioned map.
+ *
+ * <p>The sub-account is chosen by the <em>client account</em>, not by the transaction: every fill
+ * of one client account meets the same house shard, so the posting job can route fills by {@link
+ * #lane} and give each house shard exactly one writer — one chain of transactions, no two of which
+ * touch the same house counter or authority item at once (no conditional or transaction conflicts
+ * between fills). Map version 2 (version 1 hashed the txnId); balances of a house account are the
+ * sum over its shards under either version.
  */
 public final class HouseAccounts implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     public static final String CLEARING = "HOUSE-CLEARING";
     public static final String FEES = "HOUSE-FEES";
+
+    /** Version of the client-account → house-shard map (1 hashed txnId). */
+    public static final int SHARD_MAP_VERSION = 2;
 
     private final int shards;
 
@@ -23,6 +33,9 @@ public final class HouseAccounts implements Serializable {
     private transient ShardMap map;
 
     public HouseAccounts(int shards) {
+        if (shards < 1 || shards > 4096) {
+            throw new IllegalArgumentException("house shards must be 1..4096, got " + shards);
+        }
         this.shards = shards;
         this.map = map();
     }
@@ -33,21 +46,33 @@ public final class HouseAccounts implements Serializable {
 
     private ShardMap map() {
         if (map == null) {
-            map = new ShardMap("house-accounts", shards, ShardHash.HASH_VERSION, 1);
+            map = new ShardMap("house-accounts", shards, ShardHash.HASH_VERSION, SHARD_MAP_VERSION);
         }
         return map;
     }
 
-    public String clearing(String txnId) {
-        return CLEARING + "-" + shard(txnId);
+    /** The clearing sub-account that takes the contra side of {@code clientAccount}'s fills. */
+    public String clearing(String clientAccount) {
+        return CLEARING + "-" + shard(clientAccount);
     }
 
-    public String feeIncome(String line, String txnId) {
-        return FEES + "-" + line + "-" + shard(txnId);
+    /** The fee-income sub-account of fee line {@code line} for {@code clientAccount}'s fills. */
+    public String feeIncome(String line, String clientAccount) {
+        return FEES + "-" + line + "-" + shard(clientAccount);
     }
 
-    private int shard(String txnId) {
-        return map().assign(txnId).shard();
+    /** The house shard of a client account: 0..shards-1, stable for the map version. */
+    public int shard(String clientAccount) {
+        return map().assign(clientAccount).shard();
+    }
+
+    /**
+     * The posting lane of a client account: its tenant and house shard. All fills of one lane touch
+     * the same house items, so one lane is posted by one chain; a client account is in one lane, so
+     * its fills keep their order.
+     */
+    public String lane(String tenant, String clientAccount) {
+        return tenant + "/H" + shard(clientAccount);
     }
 
     /** True for any house account id, e.g. to leave them out of client reports. */

@@ -44,7 +44,7 @@ class FillPostingRulesTest {
         Map<String, BigDecimal> d = p.deltasByAuthority();
         assertThat(d.get("acct-1/CASH/USD")).isEqualByComparingTo("-124.40"); // 123.40 + 1.00 fee
         assertThat(d.get("acct-1/SEC/ACME")).isEqualByComparingTo("10");
-        String clearing = rules.house().clearing(p.txnId());
+        String clearing = rules.house().clearing("acct-1");
         assertThat(d.get(clearing + "/CASH/USD")).isEqualByComparingTo("123.40");
         assertThat(d.get(clearing + "/SEC/ACME")).isEqualByComparingTo("-10");
         assertThat(p.lines()).extracting(LedgerLine::line).containsExactly(1, 2, 3, 4, 5, 6, 7);
@@ -77,11 +77,10 @@ class FillPostingRulesTest {
     void feeSplitPutsTheRoundingRemainderOnTheResidualLine() {
         // 0.05 fee: EXCHANGE 30% = 0.015 -> 0.02 (HALF_EVEN), BROKER (residual) = 0.03
         PostingPlan p = rules.plan(fill("BUY", "1", "1.00", "0.05"));
-        String tx = p.txnId();
         Map<String, BigDecimal> d = p.deltasByAuthority();
-        assertThat(d.get(rules.house().feeIncome("EXCHANGE", tx) + "/CASH/USD"))
+        assertThat(d.get(rules.house().feeIncome("EXCHANGE", "acct-1") + "/CASH/USD"))
                 .isEqualByComparingTo("0.02");
-        assertThat(d.get(rules.house().feeIncome("BROKER", tx) + "/CASH/USD"))
+        assertThat(d.get(rules.house().feeIncome("BROKER", "acct-1") + "/CASH/USD"))
                 .isEqualByComparingTo("0.03");
         assertThat(p.isBalanced()).isTrue();
     }

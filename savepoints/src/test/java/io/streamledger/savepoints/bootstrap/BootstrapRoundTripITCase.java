@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.jobs.projection.ProjectionJob;
@@ -18,7 +19,6 @@ import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.AuthorityChanges;
 import io.streamledger.savepoints.export.ExportManifest;
 import io.streamledger.savepoints.export.ExportReader;
-import io.streamledger.savepoints.testing.CollectSink;
 import io.streamledger.savepoints.testing.ExportFixture;
 import io.streamledger.savepoints.testing.LocalDdb;
 import io.streamledger.savepoints.testing.StreamRecords;

@@ -7,6 +7,7 @@ import static io.streamledger.savepoints.testing.ExportFixture.authority;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.jobs.projection.ProjectionJob;
@@ -22,7 +23,6 @@ import io.streamledger.operators.projection.ProjectionState;
 import io.streamledger.savepoints.bootstrap.Namespace;
 import io.streamledger.savepoints.bootstrap.NamespaceTables;
 import io.streamledger.savepoints.inspect.SavepointInspector;
-import io.streamledger.savepoints.testing.CollectSink;
 import io.streamledger.savepoints.testing.LocalDdb;
 import io.streamledger.savepoints.testing.StreamRecords;
 import java.nio.file.Path;
