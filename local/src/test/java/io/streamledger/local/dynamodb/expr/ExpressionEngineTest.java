@@ -54,6 +54,20 @@ class ExpressionEngineTest {
     }
 
     @Test
+    void theSameExpressionTextIsResolvedAgainstEachRequestsOwnValues() {
+        // tokens of a repeated expression are cached; names/values must still come per request
+        String expr = "qty = :v AND st = :s";
+        assertThat(eval(expr, "{':v':{'N':'5'},':s':{'S':'READY'}}")).isTrue();
+        assertThat(eval(expr, "{':v':{'N':'6'},':s':{'S':'READY'}}")).isFalse();
+        assertThat(eval(expr, "{':v':{'N':'5'},':s':{'S':'DONE'}}")).isFalse();
+        // a repeated syntax error is reported every time (errors are never cached)
+        for (int i = 0; i < 2; i++) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> eval("qty = :v ;", null))
+                    .hasMessageContaining("Syntax error");
+        }
+    }
+
+    @Test
     void functionsAndNestedPaths() {
         assertThat(eval("doc.l[1].x = :d", "{':d':{'S':'deep'}}")).isTrue();
         assertThat(eval("attribute_exists(doc.l[0])", null)).isTrue();
