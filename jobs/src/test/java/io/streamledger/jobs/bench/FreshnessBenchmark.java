@@ -111,7 +111,12 @@ public final class FreshnessBenchmark {
                 prime(stack);
                 Thread poller = new Thread(() -> poll(stack), "freshness-poller");
                 poller.start();
+                long receiptsBefore = stack.scan(stack.table(Tables.INBOX)).size();
+                long cpu0 = processCpuNanos();
+                long wall0 = System.nanoTime();
                 long[] window = drive(stack);
+                long cpuDrive = processCpuNanos() - cpu0;
+                long wallDrive = System.nanoTime() - wall0;
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
                 while (!pending.isEmpty() && System.nanoTime() < deadline) {
                     Thread.sleep(100);
@@ -120,7 +125,8 @@ public final class FreshnessBenchmark {
                 poller.join();
                 neverVisible.addAndGet(pending.size());
                 report(window);
-                progress(stack);
+                long posted = progress(stack) - receiptsBefore;
+                cpu(cpuDrive, wallDrive, processCpuNanos() - cpu0, posted);
             } finally {
                 job.cancel().get();
             }
@@ -388,15 +394,38 @@ public final class FreshnessBenchmark {
         }
     }
 
+    /**
+     * CPU of the whole process (endpoint, both jobs, writers, poller): cores busy while driving,
+     * and CPU per fill posted from the drive's start to the end — the figure that says how many
+     * cores a rate needs on this stack, whatever else the machine runs.
+     */
+    private static void cpu(long cpuDrive, long wallDrive, long cpuTotal, long posted) {
+        System.out.printf(
+                "process CPU       %.2f cores busy while driving (of %d); %.2f ms CPU per fill"
+                        + " posted (%,d fills, endpoint + jobs + writers in one JVM)%n",
+                cpuDrive / (double) wallDrive,
+                Runtime.getRuntime().availableProcessors(),
+                posted > 0 ? cpuTotal / 1e6 / posted : Double.NaN,
+                posted);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
     /** Where the pipeline stands at the end: fills posted (inbox receipts) and rows projected. */
-    private static void progress(LocalStack stack) {
+    private static long progress(LocalStack stack) {
         long probes =
                 stack.scan(stack.portfolioTable()).stream()
                         .filter(r -> r.get("accountId").s().startsWith(PROBE))
                         .count();
+        long receipts = stack.scan(stack.table(Tables.INBOX)).size();
         System.out.printf(
                 "pipeline at end   %,d fills posted (receipts), %,d probe rows projected%n",
-                stack.scan(stack.table(Tables.INBOX)).size(), probes / 2);
+                receipts, probes / 2);
+        return receipts;
     }
 
     private static List<Long> sorted(List<Long> values) {
