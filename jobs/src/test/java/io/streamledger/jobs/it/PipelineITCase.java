@@ -84,13 +84,21 @@ class PipelineITCase {
 
     @Test
     void fillsBecomeBalancedPostingsAndThePortfolioEqualsTheAuthority() throws Exception {
-        Workload w = sized(11, 40);
+        Workload w = sized(11, SMALL);
         run(w, false, (conf, table) -> conf);
     }
 
+    /**
+     * Issue 5 at its full scale (≥ 1,000 orders, ≥ 5,000 fills, 3 tenants × 20 accounts × 8
+     * symbols), in CI: (b) transaction items shuffled in the stream, (c) five injected job failures
+     * (three in posting, two in projection, each a restart from the last checkpoint) and (d)
+     * endpoint throttling, transaction conflicts and 5xx.
+     */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
-        Workload w = sized(23, 60);
+        Workload w = sized(23, FULL);
+        assertThat(w.orderAccepted).hasSizeGreaterThanOrEqualTo(1_000);
+        assertThat(w.fills).hasSizeGreaterThanOrEqualTo(5_000);
         run(w, true, (conf, table) -> conf);
     }
 
@@ -141,7 +149,7 @@ class PipelineITCase {
                                 CollectSink.values("gateDeadLetters").size());
                         ledgerStreamDiagnostics(kinesis, ledgerStream);
                     };
-            Workload w = sized(31, 40);
+            Workload w = sized(31, SMALL);
             run(
                     w,
                     false,
@@ -161,18 +169,40 @@ class PipelineITCase {
         }
     }
 
+    /** A workload's shape and how long the pipeline may take to converge on it. */
+    record Size(
+            int tenants,
+            int accounts,
+            int symbols,
+            int orders,
+            int maxFills,
+            Duration convergeWithin) {}
+
+    /** A quick end-to-end shape (≈ 120 fills). */
+    static final Size SMALL = new Size(2, 5, 4, 40, 5, Duration.ofSeconds(80));
+
+    /** The issue's scale: 1,000 orders with 1–9 fills each (≈ 5,000 fills), 480 positions. */
+    static final Size FULL = new Size(3, 20, 8, 1_000, 9, Duration.ofSeconds(600));
+
+    private Duration convergeWithin = SMALL.convergeWithin();
+
     /**
-     * The default small workload, or a larger one from {@code -Dstreamledger.it.orders / .maxFills
-     * / .tenants / .accounts / .symbols / .timeoutSeconds} for scale runs (README).
+     * {@code size}'s workload, each figure overridable with {@code -Dstreamledger.it.tenants /
+     * .accounts / .symbols / .orders / .maxFills / .timeoutSeconds} (README, scale runs).
      */
-    static Workload sized(long seed, int defaultOrders) {
+    private Workload sized(long seed, Size size) {
+        convergeWithin =
+                Duration.ofSeconds(
+                        Long.getLong(
+                                "streamledger.it.timeoutSeconds",
+                                size.convergeWithin().toSeconds()));
         return new Workload(
                 seed,
-                Integer.getInteger("streamledger.it.tenants", 2),
-                Integer.getInteger("streamledger.it.accounts", 5),
-                Integer.getInteger("streamledger.it.symbols", 4),
-                Integer.getInteger("streamledger.it.orders", defaultOrders),
-                Integer.getInteger("streamledger.it.maxFills", 5));
+                Integer.getInteger("streamledger.it.tenants", size.tenants()),
+                Integer.getInteger("streamledger.it.accounts", size.accounts()),
+                Integer.getInteger("streamledger.it.symbols", size.symbols()),
+                Integer.getInteger("streamledger.it.orders", size.orders()),
+                Integer.getInteger("streamledger.it.maxFills", size.maxFills()));
     }
 
     /** Adjusts a job's options for a transport, given the physical table it reads. */
@@ -266,8 +296,7 @@ class PipelineITCase {
 
         JobClient job = env.executeAsync("pipeline-it");
         try {
-            awaitConverged(
-                    w, Duration.ofSeconds(Long.getLong("streamledger.it.timeoutSeconds", 80)), job);
+            awaitConverged(w, convergeWithin, job);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
