@@ -42,7 +42,6 @@ public final class ChangeSources {
     static final String AWS_ACCESS_KEY = "aws.credentials.provider.basic.accesskeyid";
     static final String AWS_SECRET_KEY = "aws.credentials.provider.basic.secretkey";
     static final String INITIAL_POSITION = "flink.stream.initpos";
-    static final String INITIAL_TIMESTAMP = "flink.stream.initpos.timestamp";
     static final String SHARD_DISCOVERY_MILLIS = "flink.shard.discovery.intervalmillis";
 
     private ChangeSources() {}
@@ -113,11 +112,16 @@ public final class ChangeSources {
             p.setProperty(AWS_CREDENTIALS_PROVIDER, "AUTO");
         }
         StartingPosition start = conf.get(JobOptions.STARTING_POSITION);
-        p.setProperty(INITIAL_POSITION, start.name());
         if (start == StartingPosition.AT_TIMESTAMP) {
-            p.setProperty(
-                    INITIAL_TIMESTAMP, JobOptions.require(conf, JobOptions.STARTING_TIMESTAMP));
+            // GetShardIterator of DynamoDB Streams knows TRIM_HORIZON, LATEST and sequence
+            // numbers only: fail at submission, not in a restart loop on the first shard
+            throw new IllegalArgumentException(
+                    JobOptions.STARTING_POSITION.key()
+                            + "=AT_TIMESTAMP is not supported by DynamoDB Streams (TRIM_HORIZON or"
+                            + " LATEST only); use the KINESIS transport, or rebuild from a table"
+                            + " export with the savepoint backfill");
         }
+        p.setProperty(INITIAL_POSITION, start.name());
         p.setProperty(
                 SHARD_DISCOVERY_MILLIS,
                 Long.toString(conf.get(JobOptions.SHARD_DISCOVERY_INTERVAL).toMillis()));
