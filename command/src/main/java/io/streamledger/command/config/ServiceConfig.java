@@ -1,5 +1,6 @@
 package io.streamledger.command.config;
 
+import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -31,7 +32,7 @@ public record ServiceConfig(
                 Duration.ofDays(30),
                 Duration.ofSeconds(2),
                 true,
-                Set.of("SYS-"));
+                Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES));
     }
 
     public ServiceConfig withLease(Duration l) {

@@ -1,6 +1,7 @@
 package io.streamledger.command.ledger;
 
 import io.streamledger.command.api.ApiException;
+import io.streamledger.model.money.OverdraftExemptions;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class LedgerRules {
     }
 
     public boolean exempt(String accountId) {
-        return overdraftExemptPrefixes.stream().anyMatch(accountId::startsWith);
+        return OverdraftExemptions.isExempt(accountId, overdraftExemptPrefixes);
     }
 
     /** AP12 available-balance policy for one authority after the change. */

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.recon;
 
+import io.streamledger.model.money.OverdraftExemptions;
 import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
 import java.time.Duration;
 import java.util.Arrays;
@@ -46,7 +47,7 @@ public final class ReconOptions {
     public static final ConfigOption<String> OVERDRAFT_EXEMPT =
             ConfigOptions.key("streamledger.ledgercheck.overdraft-exempt-prefixes")
                     .stringType()
-                    .defaultValue("HOUSE")
+                    .defaultValue(String.join(",", OverdraftExemptions.DEFAULT_PREFIXES))
                     .withDescription(
                             "Comma-separated account-id prefixes allowed a negative available.");
 

@@ -193,8 +193,6 @@ final class StackServices implements AutoCloseable {
         c.set(JobOptions.TRANSPORT, JobOptions.TransportKind.DYNAMODB_STREAMS);
         c.removeConfig(JobOptions.KINESIS_PAYLOAD);
         c.set(JobOptions.STREAM_ARN, streamArn(spec));
-        // the command service lets SYS- (bank/external) accounts go negative; so does the check
-        c.set(ReconOptions.OVERDRAFT_EXEMPT, "HOUSE,SYS-");
         return c;
     }
 

@@ -82,7 +82,7 @@ class PostingLedgerCheckITCase {
         // the workload never funds its client accounts ("acct-*") and the posting job books fills
         // as facts without an available-balance policy, so those go negative by design: with the
         // default policy every such version is a NEGATIVE_AVAILABLE break (seen: 10+ here)
-        checkConf.set(ReconOptions.OVERDRAFT_EXEMPT, "HOUSE,acct-");
+        checkConf.set(ReconOptions.OVERDRAFT_EXEMPT, "HOUSE-,acct-");
         new LedgerCheckJob(
                         ChangeSources.fromConfig(checkConf, LedgerCheckJob.ROLE),
                         new CollectSink<BreakRecord>("ledgerBreaks"),

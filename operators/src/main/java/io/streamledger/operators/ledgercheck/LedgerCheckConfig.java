@@ -1,5 +1,6 @@
 package io.streamledger.operators.ledgercheck;
 
+import io.streamledger.model.money.OverdraftExemptions;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
@@ -63,7 +64,7 @@ public record LedgerCheckConfig(
                 1000,
                 64,
                 SEED_MONTHLY_LIMIT,
-                List.of("HOUSE"));
+                OverdraftExemptions.DEFAULT_PREFIXES);
     }
 
     public LedgerCheckConfig withOverdraftExempt(List<String> prefixes) {
@@ -79,6 +80,6 @@ public record LedgerCheckConfig(
     }
 
     public boolean overdraftExempt(String account) {
-        return overdraftExemptPrefixes.stream().anyMatch(account::startsWith);
+        return OverdraftExemptions.isExempt(account, overdraftExemptPrefixes);
     }
 }

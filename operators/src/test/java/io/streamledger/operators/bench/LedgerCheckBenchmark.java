@@ -51,7 +51,7 @@ public final class LedgerCheckBenchmark {
                 int a = i % 1000;
                 BigDecimal amt = BigDecimal.valueOf(100 + i % 997, 2);
                 LedgerFact p1 = posting(id, 1, "R" + round + "C" + a, amt);
-                LedgerFact p2 = posting(id, 2, "HOUSE" + round, amt.negate());
+                LedgerFact p2 = posting(id, 2, "HOUSE-" + round, amt.negate());
                 txn.processElement(p1, 0);
                 txn.processElement(p2, 0);
                 auth.processElement(p1, 0);
