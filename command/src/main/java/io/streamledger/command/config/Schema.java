@@ -4,7 +4,7 @@ import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ClientOrderKey;
 import io.streamledger.model.keys.KeyFields;
 import io.streamledger.model.keys.KeyPaths;
-import io.streamledger.model.keys.KeyPattern;
+import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.OrderByAccountKey;
 import io.streamledger.model.keys.OrderByStatusKey;
 import io.streamledger.model.keys.OrderKey;
@@ -61,13 +61,6 @@ public final class Schema {
             new ShardMap("idempotency-repair", 4, ShardHash.HASH_VERSION, 1);
 
     public static final ShardMap READY_SHARDS = ShardMap.OUTBOX_READY;
-
-    /**
-     * Per account-month posting-sequence counter (AP10 buckets). The seed grammar has no path for
-     * it; it lives in the account's IDX11 partition and is spelled through the model's KeyPattern
-     * until model/ adds a typed key for it.
-     */
-    private static final KeyPattern LEDGER_COUNTER_SK = KeyPattern.of("SEQ#MONTH#yyyy-mm");
 
     private static String gsi(io.streamledger.model.table.TableSpec t, String indexId) {
         return t.gsis().stream()
@@ -180,7 +173,8 @@ public final class Schema {
     }
 
     public static String ledgerCounterSk(YearMonth month) {
-        return LEDGER_COUNTER_SK.build(KeyFields.month(month));
+        // the account-month counter in the account's IDX11 partition (model's MonthCounterKey)
+        return MonthCounterKey.SK.build(KeyFields.month(month));
     }
 
     // IDX16 / IDX17

@@ -2,9 +2,7 @@ package io.streamledger.jobs.posting;
 
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.InboxKey;
-import io.streamledger.model.keys.KeyFields;
-import io.streamledger.model.keys.KeyPaths;
-import io.streamledger.model.keys.KeyPattern;
+import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.table.Attr;
@@ -74,12 +72,6 @@ public final class LedgerItems {
     public static final String R_SOURCE_AGGREGATE = "sourceAggregate";
     public static final String R_RECEIVED = "receivedAt";
 
-    /**
-     * Per account-month sequence counter; the seed grammar has no path for it, so it is spelled as
-     * the command service spells it (in the account's IDX11 partition).
-     */
-    static final KeyPattern COUNTER_SK = KeyPattern.of("SEQ#MONTH#yyyy-mm");
-
     private LedgerItems() {}
 
     public static YearMonth month(Instant at) {
@@ -88,9 +80,8 @@ public final class LedgerItems {
 
     public static Map<String, AttributeValue> counterKey(
             String tenant, String account, YearMonth month) {
-        return Map.of(
-                Attr.PK, s(KeyPaths.IDX11_PK.build(tenant, account)),
-                Attr.SK, s(COUNTER_SK.build(KeyFields.month(month))));
+        MonthCounterKey key = new MonthCounterKey(tenant, account, month);
+        return Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk()));
     }
 
     public static PostingSequence.Counter counterFrom(Map<String, AttributeValue> item) {

@@ -5,6 +5,7 @@ import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.KeyPaths;
+import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
@@ -23,7 +24,7 @@ import javax.annotation.Nullable;
 public final class LedgerFacts {
 
     public static final String POSTING_SK_PREFIX = "POST#";
-    public static final String COUNTER_SK_PREFIX = "SEQ#MONTH#";
+    public static final String COUNTER_SK_PREFIX = MonthCounterKey.SK_PREFIX;
 
     // attribute names (command LedgerService / jobs LedgerItems)
     public static final String P_TXN = "txnId";
