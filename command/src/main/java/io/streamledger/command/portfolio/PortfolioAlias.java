@@ -5,6 +5,7 @@ import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.model.table.Tables;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -16,11 +17,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class PortfolioAlias {
 
     /**
-     * The namespace the projection job writes when not told otherwise: jobs' {@code
-     * JobOptions.PORTFOLIO_NAMESPACE_VERSION} defaults to 1, i.e. {@code Portfolio_v1} (command/
-     * does not depend on jobs/, so the value is restated here).
+     * The namespace the projection job writes when not told otherwise (jobs' {@code
+     * JobOptions.PORTFOLIO_NAMESPACE_VERSION} defaults to the same model constant).
      */
-    public static final int DEFAULT_VERSION = 1;
+    public static final int DEFAULT_VERSION = Tables.PORTFOLIO_INITIAL_VERSION;
 
     /** Where the version came from, reported to the client. */
     public enum Source {

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.config;
 
+import io.streamledger.model.table.Tables;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
@@ -169,7 +170,7 @@ public final class JobOptions {
     public static final ConfigOption<Integer> PORTFOLIO_NAMESPACE_VERSION =
             ConfigOptions.key("streamledger.projection.namespace-version")
                     .intType()
-                    .defaultValue(1)
+                    .defaultValue(Tables.PORTFOLIO_INITIAL_VERSION)
                     .withDescription(
                             "Portfolio namespace version the projection writes (Portfolio_v<n>);"
                                     + " a rebuild writes a new one (CS09).");

@@ -149,7 +149,7 @@ final class StackServices implements AutoCloseable {
     }
 
     String portfolioTable() {
-        return naming.physicalName(Tables.PORTFOLIO, 1);
+        return naming.physicalName(Tables.PORTFOLIO, Tables.PORTFOLIO_INITIAL_VERSION);
     }
 
     String commandUrl() {

@@ -100,6 +100,13 @@ public final class Tables {
      * IDX07 portfolio view; one physical table per namespace version ({@code Portfolio_v3}), the
      * live one named by the {@code ALIAS#portfolio / ALIAS} item in {@link #PROJECTION}.
      */
+    /**
+     * The Portfolio namespace version a fresh deployment writes and reads ({@code Portfolio_v1})
+     * until a backfill cuts the alias over to a newer one: the projection job's default and the
+     * command service's fallback when no alias item exists.
+     */
+    public static final int PORTFOLIO_INITIAL_VERSION = 1;
+
     public static final TableSpec PORTFOLIO =
             new TableSpec(
                     "Portfolio",
