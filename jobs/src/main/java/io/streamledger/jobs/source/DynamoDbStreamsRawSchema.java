@@ -13,6 +13,23 @@ public final class DynamoDbStreamsRawSchema implements KinesisDeserializationSch
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The connector's shaded KCL adapter logs "No metrics scope set … returning NullMetricsScope"
+     * through java.util.logging at WARNING on every shard poll (thousands of lines per minute, no
+     * action possible). Set when this class initializes — on the task manager, when the source with
+     * this schema is deserialized. Held strongly: JUL keeps loggers weakly.
+     */
+    private static final java.util.logging.Logger KCL_METRICS_HELPER = quietKclMetricsHelper();
+
+    private static java.util.logging.Logger quietKclMetricsHelper() {
+        java.util.logging.Logger l =
+                java.util.logging.Logger.getLogger(
+                        "org.apache.flink.kinesis.shaded.com.amazonaws.services.kinesis.metrics"
+                                + ".impl.MetricsHelper");
+        l.setLevel(java.util.logging.Level.SEVERE);
+        return l;
+    }
+
     @Override
     public RawChange deserialize(
             byte[] recordValue,
