@@ -310,7 +310,7 @@ class PipelineITCase {
             }
         }
 
-        verifyLedger(w);
+        verifyLedger(stack, w);
         verifyPortfolio();
         List<SourceDeadLetter> dead = new ArrayList<>(CollectSink.values("postingDeadLetters"));
         assertThat(dead)
@@ -556,7 +556,12 @@ class PipelineITCase {
                 + item.get("asset").s();
     }
 
-    private void verifyLedger(Workload w) {
+    /**
+     * One balanced transaction per fill and nothing more, one inbox receipt per fill, authority ==
+     * postings and == the workload's independent oracle (clients, clearing, fees); shared with
+     * {@code RelayedOutboxKinesisITCase}.
+     */
+    static void verifyLedger(LocalStack stack, Workload w) {
         Map<String, Map<String, BigDecimal>> sumsByTxn = new HashMap<>();
         Map<String, Integer> linesByTxn = new HashMap<>();
         Map<String, Set<String>> txnsByAuthority = new HashMap<>();
