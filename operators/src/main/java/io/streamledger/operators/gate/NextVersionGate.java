@@ -1,6 +1,7 @@
 package io.streamledger.operators.gate;
 
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
@@ -51,6 +52,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     private transient ValueState<OpenGap> gapState;
 
     private transient ParkingTracker tracker;
+    private transient BlockedKeys blockedKeys;
     private transient Counter applied;
     private transient Counter stale;
     private transient Counter duplicates;
@@ -59,7 +61,9 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     private transient Counter gapsOpened;
     private transient Counter gapBreaks;
     private transient DescriptiveStatisticsHistogram freshness;
-    private transient volatile long sourceLagMillis;
+    // written per event with a release store (lazySet), read by the metric reporter thread;
+    // a volatile write per event would cost a full fence
+    private transient AtomicLong sourceLagMillis;
     private transient int appliedSinceSample;
 
     public NextVersionGate(GateConfig config) {
@@ -72,6 +76,8 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         parkedState = getRuntimeContext().getMapState(GateState.PARKED);
         gapState = getRuntimeContext().getState(GateState.OPEN_GAP);
         tracker = new ParkingTracker();
+        blockedKeys = new BlockedKeys();
+        sourceLagMillis = new AtomicLong();
 
         MetricGroup g = getRuntimeContext().getMetricGroup().addGroup(GateState.METRIC_GROUP);
         applied = g.counter("applied");
@@ -84,7 +90,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         g.gauge("parked", tracker::parked);
         g.gauge("openGaps", tracker::openGaps);
         g.gauge("oldestGapAgeMs", () -> tracker.oldestGapAgeMillis(System.currentTimeMillis()));
-        g.gauge("sourceLagMs", () -> sourceLagMillis);
+        g.gauge("sourceLagMs", sourceLagMillis::get);
         freshness =
                 g.histogram("freshnessMs", new DescriptiveStatisticsHistogram(FRESHNESS_WINDOW));
     }
@@ -92,6 +98,11 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     /** Operator-wide parking totals; exposed for the restoring operator and tests. */
     public ParkingTracker tracker() {
         return tracker;
+    }
+
+    /** This subtask's blocked keys; rebuilt and marked complete by the restoring operator. */
+    BlockedKeys blockedKeys() {
+        return blockedKeys;
     }
 
     @Override
@@ -102,7 +113,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         long entered =
                 e.getIngestTimeMillis() > 0 ? e.getIngestTimeMillis() : e.getEventTimeMillis();
         if (entered > 0) {
-            sourceLagMillis = now - entered;
+            sourceLagMillis.lazySet(now - entered);
         }
         Long stored = versionState.value();
         long current = stored == null ? 0L : stored;
@@ -113,7 +124,8 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             ctx.output(GateState.STALE, e);
             return;
         }
-        OpenGap gap = gapState.value();
+        // most keys are not blocked: skip reading their (absent) gap
+        OpenGap gap = blockedKeys.mayBeBlocked(ctx.getCurrentKey()) ? gapState.value() : null;
         if (v == current + 1) {
             emit(e, now, out);
             current = v;
@@ -170,6 +182,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             gap = new OpenGap(current + 1, now, timerAt, 1);
             ctx.timerService().registerProcessingTimeTimer(timerAt);
             tracker.gapOpened(now);
+            blockedKeys.opened(ctx.getCurrentKey());
             gapsOpened.inc();
             notice(ctx, GapStatus.OPENED, gap, now);
         } else {
@@ -197,6 +210,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
                 ctx.timerService().deleteProcessingTimeTimer(gap.getTimerAtMillis());
             }
             tracker.gapClosed(gap.getSinceMillis());
+            blockedKeys.closed(ctx.getCurrentKey());
             notice(ctx, GapStatus.CLOSED, gap, now);
             gapState.clear();
             return current;

@@ -5,11 +5,13 @@ import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 
 /**
- * Runs {@link NextVersionGate} and, on start, rebuilds its operator-wide parked/open-gap gauges
- * from the restored keyed state (CS07: gaps stay visible across restarts and rescaling).
+ * Runs {@link NextVersionGate} and, on start, rebuilds its operator-wide parked/open-gap gauges and
+ * its set of blocked keys from the restored keyed state (CS07: gaps stay visible across restarts
+ * and rescaling).
  *
  * <p>A plain {@link KeyedProcessOperator} would restore the state but report zero parked events
- * until each blocked key saw traffic again.
+ * until each blocked key saw traffic again, and would leave the gate reading {@code OPEN_GAP} for
+ * every event (correct, but slower; see {@link BlockedKeys}).
  */
 public class NextVersionGateOperator extends KeyedProcessOperator<String, GateEvent, GateEvent> {
 
@@ -23,6 +25,7 @@ public class NextVersionGateOperator extends KeyedProcessOperator<String, GateEv
     public void open() throws Exception {
         super.open();
         ParkingTracker tracker = getUserFunction().tracker();
+        BlockedKeys blockedKeys = getUserFunction().blockedKeys();
         // one pass over this subtask's key groups; only blocked keys hold an OpenGap
         getKeyedStateBackend()
                 .applyToAllKeys(
@@ -33,8 +36,11 @@ public class NextVersionGateOperator extends KeyedProcessOperator<String, GateEv
                             OpenGap gap = state.value();
                             if (gap != null) {
                                 tracker.restore(gap);
+                                blockedKeys.opened(key);
                             }
                         });
+        // from here on an unblocked key's gap is known absent without reading it
+        blockedKeys.markComplete();
     }
 
     @Override

@@ -148,4 +148,26 @@ class InboxDedupeTest {
         assertThat(h.numKeyedStateEntries()).isZero();
         assertThat(h.numProcessingTimeTimers()).isZero();
     }
+
+    @Test
+    void receiptsWrittenInDifferentMillisecondsKeepTheirOwnTimes() throws Exception {
+        h = inboxHarness(CONFIG, null);
+        h.getProcessingTimeService().setCurrentTime(0L);
+        h.processElement(ev("k", 1, "early"), 0L);
+        h.processElement(ev("k", 2, "early-too"), 0L); // same millisecond: may share the time
+        h.getProcessingTimeService().setCurrentTime(10L);
+        h.processElement(ev("k", 3, "later"), 0L);
+
+        // at the horizon the two receipts of t=0 have expired, the one of t=10 has not
+        h.getProcessingTimeService().setCurrentTime(HORIZON);
+        h.processElement(ev("k", 4, "early"), 0L);
+        h.processElement(ev("k", 5, "early-too"), 0L);
+        h.processElement(ev("k", 6, "later"), 0L);
+        assertThat(h.extractOutputValues())
+                .extracting(GateEvent::getVersion)
+                .containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(side(h, GateState.DUPLICATES))
+                .extracting(GateEvent::getEventId)
+                .containsExactly("later");
+    }
 }
