@@ -42,6 +42,21 @@ public final class KinesisLocal implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
     private static final Duration ACTIVE_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * Open shards allowed across all streams (kinesis-mock's default is 50). kinesis-local's
+     * PutRecords hashes the target shard's whole record vector once per entry, so its cost grows
+     * with the records already in the shard; spreading a large run over many shards keeps each
+     * shard short (local/README.md "Kinesis Data Streams for DynamoDB").
+     */
+    public static final int SHARD_LIMIT = 1_000;
+
+    /**
+     * V8's young generation per semi-space, in MB (Node's default is 16). kinesis-local (Scala.js)
+     * allocates heavily per record; with the default it spent about a third of its time in the
+     * scavenger during a PutRecords run, with 64 MB about a tenth (jobs/README.md "Known issue").
+     */
+    static final int NODE_SEMI_SPACE_MB = 64;
+
     private final Process process;
     private final int plainPort;
     private final int tlsPort;
@@ -89,7 +104,11 @@ public final class KinesisLocal implements AutoCloseable {
             Path logs = Files.createDirectories(cacheDir.resolve("logs"));
             logFile = logs.resolve("kinesis-local-" + ports[0] + ".log");
             ProcessBuilder builder =
-                    new ProcessBuilder(List.of("node", pkg.resolve("main.js").toString()))
+                    new ProcessBuilder(
+                                    List.of(
+                                            "node",
+                                            "--max-semi-space-size=" + NODE_SEMI_SPACE_MB,
+                                            pkg.resolve("main.js").toString()))
                             .directory(pkg.toFile())
                             .redirectErrorStream(true)
                             .redirectOutput(logFile.toFile());
@@ -98,6 +117,7 @@ public final class KinesisLocal implements AutoCloseable {
             env.put("KINESIS_MOCK_PLAIN_PORT", Integer.toString(ports[0]));
             env.put("KINESIS_MOCK_TLS_PORT", Integer.toString(ports[1]));
             env.put("LOG_LEVEL", "WARN");
+            env.put("SHARD_LIMIT", Integer.toString(SHARD_LIMIT));
             // kinesis-mock's default 500 ms delays make stream creation slow in tests
             env.put("CREATE_STREAM_DURATION", "100ms");
             env.put("DELETE_STREAM_DURATION", "100ms");
