@@ -2,6 +2,7 @@ package io.streamledger.jobs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
@@ -47,10 +48,16 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * End to end on a MiniCluster + the local endpoint with DynamoDB Streams (issue 5 "Done when"):
- * TradeExecuted outbox items in the Context table (several per transaction, shuffled in the stream)
- * → posting job (AP09+AP10+AP12) → Ledger stream → projection job (AP07/AP13). Asserts one balanced
+ * TradeExecuted outbox items in the Context table → posting job (AP09+AP10+AP12) → Ledger stream
+ * (each posting transaction's items shuffled) → projection job (AP07/AP13). Asserts one balanced
  * transaction per fill, authority == an independent oracle, Portfolio == authority, no open gaps;
  * with injected job failures and endpoint throttling/5xx.
+ *
+ * <p>Input: the full-scale fault test gets its orders and fills from the real command service over
+ * HTTP ({@link CommandServiceInput}: CS01 orders and CS04 fills, each admitted by the service's own
+ * TransactWriteItems with its AP08 record, AP17 sentinel and AP16 outbox item), one outbox item per
+ * transaction. The other tests write the outbox items directly in the service's shape, several per
+ * transaction, so the Context stream's transactions are shuffled too.
  */
 class PipelineITCase {
 
@@ -97,16 +104,45 @@ class PipelineITCase {
 
     /**
      * Issue 5 at its full scale (≥ 1,000 orders, ≥ 5,000 fills, 3 tenants × 20 accounts × 8
-     * symbols), in CI: (b) transaction items shuffled in the stream, (c) five injected job failures
-     * (three in posting, two in projection, each a restart from the last checkpoint) and (d)
-     * endpoint throttling, transaction conflicts and 5xx.
+     * symbols), in CI, with its input produced by the real command service: every order is placed
+     * with POST /v1/orders (LIMIT, quantity = the sum of its fills, so the last fill leaves it
+     * FILLED) and every fill posted with POST /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by
+     * {@value CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
+     * -Dstreamledger.it.clientThreads}); no deposits are needed (neither orders nor fills check
+     * buying power; the posting job lets client balances go negative). The oracle stays the
+     * workload's own arithmetic. The whole input is admitted before the jobs start and before the
+     * faults are switched on, so only the jobs meet (b) the shuffled items of the posting job's
+     * Ledger transactions, (c) five injected job failures (three in posting, two in projection,
+     * each a restart from the last checkpoint) and (d) endpoint throttling, transaction conflicts
+     * and 5xx.
      */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
+        // the command service's own tables (Orders, Execution, Idempotency, Ledger, Context)
+        stack.close();
+        stack = new LocalStack(stack.prefix, true, null, true);
         Workload w = sized(23, FULL);
-        assertThat(w.orderAccepted).hasSizeGreaterThanOrEqualTo(1_000);
+        assertThat(w.orders).hasSizeGreaterThanOrEqualTo(1_000);
         assertThat(w.fills).hasSizeGreaterThanOrEqualTo(5_000);
-        run(w, true, (conf, table) -> conf);
+        int threads =
+                Integer.getInteger(
+                        "streamledger.it.clientThreads", CommandServiceInput.DEFAULT_THREADS);
+        run(
+                w,
+                true,
+                (conf, table) -> conf,
+                workload -> {
+                    CommandServiceInput.Result r =
+                            CommandServiceInput.submit(stack, workload, threads);
+                    System.out.printf("command service input (%d clients): %s%n", threads, r);
+                    assertThat(r.requests()).isEqualTo(w.orders.size() + w.fills.size());
+                });
+        // every Context item but the test's malformed fill is the service's AP16 outbox item
+        var context = stack.scan(stack.table(Tables.CONTEXT));
+        assertThat(context).hasSize(w.orders.size() + w.fills.size() + 1);
+        assertThat(context)
+                .filteredOn(i -> i.containsKey(OutboxItems.A_STATE))
+                .hasSize(w.orders.size() + w.fills.size());
     }
 
     /**
@@ -217,8 +253,17 @@ class PipelineITCase {
         Configuration apply(Configuration conf, String table);
     }
 
+    /** Writes a workload's input into the Context table before the jobs start. */
+    interface Input {
+        void write(Workload w) throws Exception;
+    }
+
     private void run(Workload w, boolean chaos, Transport transport) throws Exception {
-        writeOutbox(w);
+        run(w, chaos, transport, this::writeOutbox);
+    }
+
+    private void run(Workload w, boolean chaos, Transport transport, Input input) throws Exception {
+        input.write(w);
         String badEvent = writeMalformedFill();
         if (chaos) {
             // after the workload is written: only the jobs' requests meet the faults
