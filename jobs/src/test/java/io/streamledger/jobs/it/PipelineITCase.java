@@ -110,11 +110,12 @@ class PipelineITCase {
      * {@value CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
      * -Dstreamledger.it.clientThreads}); no deposits are needed (neither orders nor fills check
      * buying power; the posting job lets client balances go negative). The oracle stays the
-     * workload's own arithmetic. The whole input is admitted before the jobs start and before the
-     * faults are switched on, so only the jobs meet (b) the shuffled items of the posting job's
-     * Ledger transactions, (c) five injected job failures (three in posting, two in projection,
-     * each a restart from the last checkpoint) and (d) endpoint throttling, transaction conflicts
-     * and 5xx.
+     * workload's own arithmetic. The input is admitted while both jobs already run; the faults are
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the command service's
+     * requests (Orders, Execution, Idempotency, Context) meet none of them and only the jobs meet
+     * (b) the shuffled items of the posting job's Ledger transactions, (c) five injected job
+     * failures (three in posting, two in projection, each a restart from the last checkpoint) and
+     * (d) endpoint throttling, transaction conflicts and 5xx.
      */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
@@ -136,7 +137,8 @@ class PipelineITCase {
                             CommandServiceInput.submit(stack, workload, threads);
                     System.out.printf("command service input (%d clients): %s%n", threads, r);
                     assertThat(r.requests()).isEqualTo(w.orders.size() + w.fills.size());
-                });
+                },
+                true);
         // every Context item but the test's malformed fill is the service's AP16 outbox item
         var context = stack.scan(stack.table(Tables.CONTEXT));
         assertThat(context).hasSize(w.orders.size() + w.fills.size() + 1);
@@ -253,27 +255,63 @@ class PipelineITCase {
         Configuration apply(Configuration conf, String table);
     }
 
-    /** Writes a workload's input into the Context table before the jobs start. */
+    /** Writes a workload's input into the Context table. */
     interface Input {
         void write(Workload w) throws Exception;
     }
 
     private void run(Workload w, boolean chaos, Transport transport) throws Exception {
-        run(w, chaos, transport, this::writeOutbox);
+        run(w, chaos, transport, this::writeOutbox, false);
     }
 
-    private void run(Workload w, boolean chaos, Transport transport, Input input) throws Exception {
-        input.write(w);
+    /**
+     * With {@code inputWhileJobsRun} the input is written after the jobs started and the faults are
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the input's requests
+     * (Orders, Execution, Idempotency, Context) never meet them; otherwise the input is written
+     * first and the faults come after it.
+     */
+    private void run(
+            Workload w, boolean chaos, Transport transport, Input input, boolean inputWhileJobsRun)
+            throws Exception {
+        if (!inputWhileJobsRun) {
+            input.write(w);
+        }
         String badEvent = writeMalformedFill();
         if (chaos) {
-            // after the workload is written: only the jobs' requests meet the faults
+            // null: any table; scoped, one rule per table so a request (which names one table of
+            // these: posting transactions and counter reads the Ledger table, the sinks' updates
+            // their own) meets each fault with the probability written here
+            String ledger = inputWhileJobsRun ? stack.table(Tables.LEDGER) : null;
+            List<String> updated =
+                    inputWhileJobsRun
+                            ? List.of(
+                                    ledger,
+                                    stack.table(Tables.INBOX),
+                                    stack.table(Tables.PROJECTION),
+                                    stack.portfolioTable())
+                            : java.util.Collections.singletonList(null);
             var faults = stack.endpoint.faults();
-            faults.add(FaultRule.throttle().operation("TransactWriteItems").probability(0.15));
-            faults.add(FaultRule.internalError().operation("UpdateItem").probability(0.05));
-            faults.add(FaultRule.internalError().operation("BatchGetItem").probability(0.05));
+            faults.add(
+                    FaultRule.throttle()
+                            .operation("TransactWriteItems")
+                            .table(ledger)
+                            .probability(0.15));
+            for (String table : updated) {
+                faults.add(
+                        FaultRule.internalError()
+                                .operation("UpdateItem")
+                                .table(table)
+                                .probability(0.05));
+            }
+            faults.add(
+                    FaultRule.internalError()
+                            .operation("BatchGetItem")
+                            .table(ledger)
+                            .probability(0.05));
             faults.add(
                     FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
                             .operation("TransactWriteItems")
+                            .table(ledger)
                             .probability(0.05));
         }
 
@@ -347,8 +385,12 @@ class PipelineITCase {
         projection.sourceDeadLetters().sinkTo(new CollectSink<>("projectionDeadLetters"));
 
         JobClient job = env.executeAsync("pipeline-it");
+        long jobsStarted = System.nanoTime();
         try {
-            awaitConverged(w, convergeWithin, job);
+            if (inputWhileJobsRun) {
+                input.write(w);
+            }
+            awaitConverged(w, convergeWithin, job, jobsStarted);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
@@ -425,8 +467,9 @@ class PipelineITCase {
                 .build();
     }
 
-    private void awaitConverged(Workload w, Duration timeout, JobClient job) throws Exception {
-        long started = System.nanoTime();
+    /** Waits until every fill is posted and the view equals the authority; times from started. */
+    private void awaitConverged(Workload w, Duration timeout, JobClient job, long started)
+            throws Exception {
         long deadline = started + timeout.toNanos();
         String last = "";
         long postedAt = -1;
@@ -482,7 +525,7 @@ class PipelineITCase {
                                                 java.util.stream.Collectors.counting())));
                 System.out.printf(
                         "pipeline converged: %d fills posted after %d ms, %d authorities projected"
-                                + " after %d ms%n",
+                                + " after %d ms (from the jobs' start)%n",
                         w.fills.size(),
                         postedAt,
                         authority.size(),
