@@ -2,6 +2,7 @@ package io.streamledger.jobs.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
@@ -47,10 +48,16 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * End to end on a MiniCluster + the local endpoint with DynamoDB Streams (issue 5 "Done when"):
- * TradeExecuted outbox items in the Context table (several per transaction, shuffled in the stream)
- * → posting job (AP09+AP10+AP12) → Ledger stream → projection job (AP07/AP13). Asserts one balanced
+ * TradeExecuted outbox items in the Context table → posting job (AP09+AP10+AP12) → Ledger stream
+ * (each posting transaction's items shuffled) → projection job (AP07/AP13). Asserts one balanced
  * transaction per fill, authority == an independent oracle, Portfolio == authority, no open gaps;
  * with injected job failures and endpoint throttling/5xx.
+ *
+ * <p>Input: the full-scale fault test gets its orders and fills from the real command service over
+ * HTTP ({@link CommandServiceInput}: CS01 orders and CS04 fills, each admitted by the service's own
+ * TransactWriteItems with its AP08 record, AP17 sentinel and AP16 outbox item), one outbox item per
+ * transaction. The other tests write the outbox items directly in the service's shape, several per
+ * transaction, so the Context stream's transactions are shuffled too.
  */
 class PipelineITCase {
 
@@ -107,16 +114,47 @@ class PipelineITCase {
 
     /**
      * Issue 5 at its full scale (≥ 1,000 orders, ≥ 5,000 fills, 3 tenants × 20 accounts × 8
-     * symbols), in CI: (b) transaction items shuffled in the stream, (c) five injected job failures
-     * (three in posting, two in projection, each a restart from the last checkpoint) and (d)
-     * endpoint throttling, transaction conflicts and 5xx.
+     * symbols), in CI, with its input produced by the real command service: every order is placed
+     * with POST /v1/orders (LIMIT, quantity = the sum of its fills, so the last fill leaves it
+     * FILLED) and every fill posted with POST /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by
+     * {@value CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
+     * -Dstreamledger.it.clientThreads}); no deposits are needed (neither orders nor fills check
+     * buying power; the posting job lets client balances go negative). The oracle stays the
+     * workload's own arithmetic. The input is admitted while both jobs already run; the faults are
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the command service's
+     * requests (Orders, Execution, Idempotency, Context) meet none of them and only the jobs meet
+     * (b) the shuffled items of the posting job's Ledger transactions, (c) five injected job
+     * failures (three in posting, two in projection, each a restart from the last checkpoint) and
+     * (d) endpoint throttling, transaction conflicts and 5xx.
      */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
+        // the command service's own tables (Orders, Execution, Idempotency, Ledger, Context)
+        stack.close();
+        stack = new LocalStack(stack.prefix, true, null, true);
         Workload w = sized(23, FULL);
-        assertThat(w.orderAccepted).hasSizeGreaterThanOrEqualTo(1_000);
+        assertThat(w.orders).hasSizeGreaterThanOrEqualTo(1_000);
         assertThat(w.fills).hasSizeGreaterThanOrEqualTo(5_000);
-        run(w, true, (conf, table) -> conf);
+        int threads =
+                Integer.getInteger(
+                        "streamledger.it.clientThreads", CommandServiceInput.DEFAULT_THREADS);
+        run(
+                w,
+                true,
+                (conf, table) -> conf,
+                workload -> {
+                    CommandServiceInput.Result r =
+                            CommandServiceInput.submit(stack, workload, threads);
+                    System.out.printf("command service input (%d clients): %s%n", threads, r);
+                    assertThat(r.requests()).isEqualTo(w.orders.size() + w.fills.size());
+                },
+                true);
+        // every Context item but the test's malformed fill is the service's AP16 outbox item
+        var context = stack.scan(stack.table(Tables.CONTEXT));
+        assertThat(context).hasSize(w.orders.size() + w.fills.size() + 1);
+        assertThat(context)
+                .filteredOn(i -> i.containsKey(OutboxItems.A_STATE))
+                .hasSize(w.orders.size() + w.fills.size());
     }
 
     /**
@@ -240,18 +278,63 @@ class PipelineITCase {
         Configuration apply(Configuration conf, String table);
     }
 
+    /** Writes a workload's input into the Context table. */
+    interface Input {
+        void write(Workload w) throws Exception;
+    }
+
     private void run(Workload w, boolean chaos, Transport transport) throws Exception {
-        writeOutbox(w);
+        run(w, chaos, transport, this::writeOutbox, false);
+    }
+
+    /**
+     * With {@code inputWhileJobsRun} the input is written after the jobs started and the faults are
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the input's requests
+     * (Orders, Execution, Idempotency, Context) never meet them; otherwise the input is written
+     * first and the faults come after it.
+     */
+    private void run(
+            Workload w, boolean chaos, Transport transport, Input input, boolean inputWhileJobsRun)
+            throws Exception {
+        if (!inputWhileJobsRun) {
+            input.write(w);
+        }
         String badEvent = writeMalformedFill();
         if (chaos) {
-            // after the workload is written: only the jobs' requests meet the faults
+            // null: any table; scoped, one rule per table so a request (which names one table of
+            // these: posting transactions and counter reads the Ledger table, the sinks' updates
+            // their own) meets each fault with the probability written here
+            String ledger = inputWhileJobsRun ? stack.table(Tables.LEDGER) : null;
+            List<String> updated =
+                    inputWhileJobsRun
+                            ? List.of(
+                                    ledger,
+                                    stack.table(Tables.INBOX),
+                                    stack.table(Tables.PROJECTION),
+                                    stack.portfolioTable())
+                            : java.util.Collections.singletonList(null);
             var faults = stack.endpoint.faults();
-            faults.add(FaultRule.throttle().operation("TransactWriteItems").probability(0.15));
-            faults.add(FaultRule.internalError().operation("UpdateItem").probability(0.05));
-            faults.add(FaultRule.internalError().operation("BatchGetItem").probability(0.05));
+            faults.add(
+                    FaultRule.throttle()
+                            .operation("TransactWriteItems")
+                            .table(ledger)
+                            .probability(0.15));
+            for (String table : updated) {
+                faults.add(
+                        FaultRule.internalError()
+                                .operation("UpdateItem")
+                                .table(table)
+                                .probability(0.05));
+            }
+            faults.add(
+                    FaultRule.internalError()
+                            .operation("BatchGetItem")
+                            .table(ledger)
+                            .probability(0.05));
             faults.add(
                     FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
                             .operation("TransactWriteItems")
+                            .table(ledger)
                             .probability(0.05));
         }
 
@@ -325,8 +408,12 @@ class PipelineITCase {
         projection.sourceDeadLetters().sinkTo(new CollectSink<>("projectionDeadLetters"));
 
         JobClient job = env.executeAsync("pipeline-it");
+        long jobsStarted = System.nanoTime();
         try {
-            awaitConverged(w, convergeWithin, job);
+            if (inputWhileJobsRun) {
+                input.write(w);
+            }
+            awaitConverged(w, convergeWithin, job, jobsStarted);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
@@ -403,8 +490,9 @@ class PipelineITCase {
                 .build();
     }
 
-    private void awaitConverged(Workload w, Duration timeout, JobClient job) throws Exception {
-        long started = System.nanoTime();
+    /** Waits until every fill is posted and the view equals the authority; times from started. */
+    private void awaitConverged(Workload w, Duration timeout, JobClient job, long started)
+            throws Exception {
         long deadline = started + timeout.toNanos();
         String last = "";
         long postedAt = -1;
@@ -465,7 +553,7 @@ class PipelineITCase {
                                                 java.util.stream.Collectors.counting())));
                 System.out.printf(
                         "pipeline converged: %d fills posted after %d ms, %d authorities projected"
-                                + " after %d ms%n",
+                                + " after %d ms (from the jobs' start)%n",
                         w.fills.size(),
                         postedAt,
                         authority.size(),

@@ -14,8 +14,9 @@ import java.util.Random;
 
 /**
  * A seeded random brokerage workload (issue 5 "Done when"): tenants, accounts, symbols, orders and
- * their fills as TradeExecuted outbox events shaped like the command service's (CS04), plus an
- * oracle of expected authority balances computed independently of the posting code.
+ * their fills as TradeExecuted outbox events shaped like the command service's (CS04), the same
+ * orders as a client would place them (CS01, {@link Order}), plus an oracle of expected authority
+ * balances computed independently of the posting code.
  */
 public final class Workload {
 
@@ -29,8 +30,24 @@ public final class Workload {
             BigDecimal price,
             BigDecimal fee) {}
 
+    /**
+     * One order as a client places it through the command service (CS01): its quantity is the sum
+     * of its fills, so the last fill leaves it FILLED and no fill is an OVERFILL (CS04).
+     */
+    record Order(
+            String clientOrderId,
+            String tenant,
+            String account,
+            String symbol,
+            boolean buy,
+            BigDecimal quantity,
+            List<Fill> fills) {}
+
     final List<Fill> fills = new ArrayList<>();
     final List<OutboxEvent> orderAccepted = new ArrayList<>();
+
+    /** The same orders and fills, grouped per order (fills in execution order). */
+    final List<Order> orders = new ArrayList<>();
 
     /** tenant/account/CASH|SEC/asset → expected posted balance (client accounts). */
     final Map<String, BigDecimal> clientOracle = new HashMap<>();
@@ -69,6 +86,8 @@ public final class Workload {
                             null,
                             Map.of("tenant", AttributeValue.s(tenant))));
             int n = 1 + r.nextInt(maxFillsPerOrder);
+            List<Fill> orderFills = new ArrayList<>();
+            BigDecimal orderQty = BigDecimal.ZERO;
             for (int i = 0; i < n; i++) {
                 // quantities with up to 3 decimals, prices in cents, fees in cents: rounding
                 // matters
@@ -79,7 +98,10 @@ public final class Workload {
                 OutboxEvent e =
                         tradeExecuted(
                                 tenant, account, symbol, buy, qty, price, fee, orderId, i, at);
-                fills.add(new Fill(e, tenant, account, symbol, buy, qty, price, fee));
+                Fill fill = new Fill(e, tenant, account, symbol, buy, qty, price, fee);
+                fills.add(fill);
+                orderFills.add(fill);
+                orderQty = orderQty.add(qty);
                 // the oracle: consideration rounded half-even to cents, fee on top
                 BigDecimal consideration = price.multiply(qty).setScale(2, RoundingMode.HALF_EVEN);
                 BigDecimal cash = buy ? consideration.negate() : consideration;
@@ -92,6 +114,15 @@ public final class Workload {
                 add(clearingOracle, tenant + "/SEC/" + symbol, buy ? qty.negate() : qty);
                 add(feeOracle, tenant, fee);
             }
+            this.orders.add(
+                    new Order(
+                            orderId,
+                            tenant,
+                            account,
+                            symbol,
+                            buy,
+                            orderQty,
+                            List.copyOf(orderFills)));
         }
     }
 
