@@ -57,6 +57,8 @@ public final class FreshnessBenchmark {
 
     private static final String TENANT = "bench";
     private static final String PROBE = "probe-";
+    private static final String WRITER_THREAD = "freshness-writer-";
+    private static final String DRIVERS = "benchmark writers + poller";
 
     private final Map<String, String> opts;
     private final int rate;
@@ -109,10 +111,11 @@ public final class FreshnessBenchmark {
             JobClient job = startJobs(stack);
             try {
                 prime(stack);
-                Thread poller = new Thread(() -> poll(stack), "freshness-poller");
+                Thread poller = new Thread(countedCpu(() -> poll(stack)), "freshness-poller");
                 poller.start();
                 long receiptsBefore = stack.scan(stack.table(Tables.INBOX)).size();
                 long cpu0 = processCpuNanos();
+                ThreadCpu threads = new ThreadCpu(FreshnessBenchmark::cpuGroup);
                 long wall0 = System.nanoTime();
                 long[] window = drive(stack);
                 long cpuDrive = processCpuNanos() - cpu0;
@@ -126,7 +129,12 @@ public final class FreshnessBenchmark {
                 neverVisible.addAndGet(pending.size());
                 report(window);
                 long posted = progress(stack) - receiptsBefore;
-                cpu(cpuDrive, wallDrive, processCpuNanos() - cpu0, posted);
+                long cpuTotal = processCpuNanos() - cpu0;
+                cpu(cpuDrive, wallDrive, cpuTotal, posted);
+                Map<String, Long> parts = threads.sinceStart();
+                // writers and poller have ended: their own count replaces the live-thread view
+                parts.put(DRIVERS, driverCpuNanos.get());
+                cpuByPart(parts, cpuTotal, posted);
             } finally {
                 job.cancel().get();
             }
@@ -181,47 +189,54 @@ public final class FreshnessBenchmark {
         // warm-up by the clock, not by fill count: an overloaded run still gets a window
         long measureFrom = start + TimeUnit.SECONDS.toNanos(warmup);
         int writers = num("writers", 32);
-        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        AtomicLong threadIds = new AtomicLong();
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        writers, r -> new Thread(r, WRITER_THREAD + threadIds.incrementAndGet()));
         for (int w = 0; w < writers; w++) {
             pool.execute(
-                    () -> {
-                        for (long i = next.getAndIncrement();
-                                i < total && System.nanoTime() < end; ) {
-                            long due = start + i * 1_000_000_000L / rate;
-                            long wait = due - System.nanoTime();
-                            if (wait > 0) {
-                                java.util.concurrent.locks.LockSupport.parkNanos(wait);
-                            }
-                            boolean probe = i % sampleEvery == 0;
-                            String account =
-                                    probe
-                                            ? PROBE + i
-                                            : "acct-"
-                                                    + ThreadLocalRandom.current()
-                                                            .nextInt(num("loadAccounts", 200));
-                            try {
-                                write(stack, context, fill(account, i));
-                            } catch (RuntimeException e) {
-                                if (writeErrors.getAndIncrement() == 0) {
-                                    System.err.println("first write error: " + e);
+                    countedCpu(
+                            () -> {
+                                for (long i = next.getAndIncrement();
+                                        i < total && System.nanoTime() < end; ) {
+                                    long due = start + i * 1_000_000_000L / rate;
+                                    long wait = due - System.nanoTime();
+                                    if (wait > 0) {
+                                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                                    }
+                                    boolean probe = i % sampleEvery == 0;
+                                    String account =
+                                            probe
+                                                    ? PROBE + i
+                                                    : "acct-"
+                                                            + ThreadLocalRandom.current()
+                                                                    .nextInt(
+                                                                            num(
+                                                                                    "loadAccounts",
+                                                                                    200));
+                                    try {
+                                        write(stack, context, fill(account, i));
+                                    } catch (RuntimeException e) {
+                                        if (writeErrors.getAndIncrement() == 0) {
+                                            System.err.println("first write error: " + e);
+                                        }
+                                        i = next.getAndIncrement();
+                                        continue;
+                                    }
+                                    long accepted = System.nanoTime();
+                                    if (accepted >= measureFrom) {
+                                        measured.incrementAndGet();
+                                        synchronized (window) {
+                                            window[0] = Math.min(window[0], accepted);
+                                            window[1] = Math.max(window[1], accepted);
+                                        }
+                                        if (probe) {
+                                            pending.put(account, new Probe(accepted));
+                                        }
+                                    }
+                                    i = next.getAndIncrement();
                                 }
-                                i = next.getAndIncrement();
-                                continue;
-                            }
-                            long accepted = System.nanoTime();
-                            if (accepted >= measureFrom) {
-                                measured.incrementAndGet();
-                                synchronized (window) {
-                                    window[0] = Math.min(window[0], accepted);
-                                    window[1] = Math.max(window[1], accepted);
-                                }
-                                if (probe) {
-                                    pending.put(account, new Probe(accepted));
-                                }
-                            }
-                            i = next.getAndIncrement();
-                        }
-                    });
+                            }));
         }
         pool.shutdown();
         pool.awaitTermination(1, TimeUnit.DAYS);
@@ -407,6 +422,52 @@ public final class FreshnessBenchmark {
                 Runtime.getRuntime().availableProcessors(),
                 posted > 0 ? cpuTotal / 1e6 / posted : Double.NaN,
                 posted);
+    }
+
+    /** CPU of the benchmark's own threads (writers, poller), counted by each as it ends. */
+    private final AtomicLong driverCpuNanos = new AtomicLong();
+
+    private Runnable countedCpu(Runnable body) {
+        return () -> {
+            var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+            long c0 = mx.getCurrentThreadCpuTime();
+            try {
+                body.run();
+            } finally {
+                driverCpuNanos.addAndGet(mx.getCurrentThreadCpuTime() - c0);
+            }
+        };
+    }
+
+    /** Which part of the one-JVM stack a thread belongs to (names set by each part). */
+    private static String cpuGroup(String thread) {
+        if (thread.startsWith("local-dynamodb-http")) {
+            return "local endpoint";
+        }
+        if (thread.startsWith(WRITER_THREAD) || thread.equals("freshness-poller")) {
+            return DRIVERS;
+        }
+        return "jobs (Flink tasks, their SDK clients, runtime)";
+    }
+
+    /**
+     * CPU per fill by part: what the product's jobs cost, apart from the local endpoint (on AWS,
+     * DynamoDB's CPU is not ours) and the benchmark's own writers and poller.
+     */
+    private static void cpuByPart(Map<String, Long> parts, long cpuTotal, long posted) {
+        if (posted <= 0) {
+            return;
+        }
+        long named = 0;
+        for (Map.Entry<String, Long> e : parts.entrySet()) {
+            named += e.getValue();
+            System.out.printf(
+                    "  cpu by part     %-48s %6.2f ms per fill%n",
+                    e.getKey(), e.getValue() / 1e6 / posted);
+        }
+        System.out.printf(
+                "  cpu by part     %-48s %6.2f ms per fill%n",
+                "GC, JIT, other ended threads", Math.max(0, cpuTotal - named) / 1e6 / posted);
     }
 
     private static long processCpuNanos() {
