@@ -15,7 +15,6 @@ import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.dynamo.Tx;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
-import io.streamledger.command.idempotency.Fingerprint;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.orders.OrderItems;
@@ -77,16 +76,12 @@ public final class FillService {
             throw ApiException.notFound("order '" + cmd.orderId() + "' not found");
         }
         validateAmounts(cmd, order);
-        Map<String, Object> canonical = cmd.canonical();
-        String fp =
-                Fingerprint.of(
-                        canonical, tenant, FillCommand.OPERATION, FillCommand.SCHEMA_VERSION);
         return executor.execute(
                 tenant,
                 cmd.requestKey(),
                 FillCommand.OPERATION,
-                fp,
-                Fingerprint.canonicalJson(canonical),
+                FillCommand.SCHEMA_VERSION,
+                cmd.canonical(),
                 cmd.orderId() + ":" + cmd.fillId(),
                 (claim, m) -> apply(claim, cmd, m),
                 meter);

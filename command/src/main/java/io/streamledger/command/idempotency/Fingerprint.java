@@ -59,9 +59,13 @@ public final class Fingerprint {
 
     public static String of(
             Map<String, ?> command, String tenant, String operation, int schemaVersion) {
-        String material =
-                canonicalJson(command) + "\n" + tenant + "\n" + operation + "\n" + schemaVersion;
-        return sha256Hex(material);
+        return ofCanonicalJson(canonicalJson(command), tenant, operation, schemaVersion);
+    }
+
+    /** {@link #of} for a command already in its {@link #canonicalJson} form. */
+    public static String ofCanonicalJson(
+            String canonicalJson, String tenant, String operation, int schemaVersion) {
+        return sha256Hex(canonicalJson + "\n" + tenant + "\n" + operation + "\n" + schemaVersion);
     }
 
     public static String sha256Hex(String s) {

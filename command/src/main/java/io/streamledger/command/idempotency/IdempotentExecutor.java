@@ -54,6 +54,31 @@ public final class IdempotentExecutor {
         return store;
     }
 
+    /**
+     * {@link #execute} for a command given as its canonical map: the stored command JSON and the
+     * fingerprint (over that JSON, tenant, operation and schema version) are derived here, once.
+     */
+    public Outcome execute(
+            String tenant,
+            String requestKey,
+            String operation,
+            int schemaVersion,
+            Map<String, ?> canonical,
+            String effectId,
+            Effect effect,
+            CapacityMeter meter) {
+        String json = Fingerprint.canonicalJson(canonical);
+        return execute(
+                tenant,
+                requestKey,
+                operation,
+                Fingerprint.ofCanonicalJson(json, tenant, operation, schemaVersion),
+                json,
+                effectId,
+                effect,
+                meter);
+    }
+
     public Outcome execute(
             String tenant,
             String requestKey,

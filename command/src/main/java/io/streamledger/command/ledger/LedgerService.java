@@ -17,7 +17,6 @@ import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.dynamo.Tx;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
-import io.streamledger.command.idempotency.Fingerprint;
 import io.streamledger.command.idempotency.IdempotencyRecord;
 import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.idempotency.IdempotentExecutor;
@@ -101,21 +100,14 @@ public final class LedgerService {
         if (cmd.reversalOf() != null) {
             postings = reversedPostings(tenant, cmd.reversalOf(), meter);
         }
-        Map<String, Object> canonical = cmd.canonical();
-        String fp =
-                Fingerprint.of(
-                        canonical,
-                        tenant,
-                        LedgerTxnCommand.OPERATION,
-                        LedgerTxnCommand.SCHEMA_VERSION);
         String txnId = DeterministicIds.txnId(tenant, cmd.sourceId());
         List<PostingLine> finalPostings = postings;
         return executor.execute(
                 tenant,
                 cmd.requestKey(),
                 LedgerTxnCommand.OPERATION,
-                fp,
-                Fingerprint.canonicalJson(canonical),
+                LedgerTxnCommand.SCHEMA_VERSION,
+                cmd.canonical(),
                 txnId,
                 (claim, m) ->
                         apply(
@@ -528,6 +520,9 @@ public final class LedgerService {
 
     // ------------------------------------------------------------------ reservations
 
+    /** Schema version of the reservation commands' canonical form (part of their fingerprint). */
+    private static final int RESERVATION_SCHEMA_VERSION = 1;
+
     /** POST /v1/ledger/reservations: blocks available balance under a reservation id (AP12). */
     public IdempotentExecutor.Outcome reserve(String tenant, ObjectNode body, CapacityMeter meter) {
         Fields f = Fields.of(body);
@@ -544,13 +539,12 @@ public final class LedgerService {
         canonical.put("accountId", account);
         canonical.put("asset", asset.toString());
         canonical.put("amount", amount);
-        String fp = Fingerprint.of(canonical, tenant, "Reserve", 1);
         return executor.execute(
                 tenant,
                 "RESERVE:" + reservationId,
                 "Reserve",
-                fp,
-                Fingerprint.canonicalJson(canonical),
+                RESERVATION_SCHEMA_VERSION,
+                canonical,
                 reservationId,
                 (claim, m) ->
                         changeReservation(claim, account, asset, reservationId, amount, true, m),
@@ -569,13 +563,12 @@ public final class LedgerService {
         canonical.put("reservationId", reservationId);
         canonical.put("accountId", account);
         canonical.put("asset", asset.toString());
-        String fp = Fingerprint.of(canonical, tenant, "Release", 1);
         return executor.execute(
                 tenant,
                 "RELEASE:" + reservationId,
                 "Release",
-                fp,
-                Fingerprint.canonicalJson(canonical),
+                RESERVATION_SCHEMA_VERSION,
+                canonical,
                 reservationId,
                 (claim, m) ->
                         changeReservation(claim, account, asset, reservationId, null, false, m),
@@ -611,14 +604,13 @@ public final class LedgerService {
         canonical.put("asset", asset.toString());
         canonical.put("sourceId", sourceId);
         canonical.put("counterAccountId", counterAccount);
-        String fp = Fingerprint.of(canonical, tenant, "ConsumeReservation", 1);
         Consumption consumption = new Consumption(reservationId, account, asset, held);
         return executor.execute(
                 tenant,
                 "LEDGER:" + sourceId,
                 "ConsumeReservation",
-                fp,
-                Fingerprint.canonicalJson(canonical),
+                RESERVATION_SCHEMA_VERSION,
+                canonical,
                 DeterministicIds.txnId(tenant, sourceId),
                 (claim, m) ->
                         apply(

@@ -56,20 +56,13 @@ public final class OrderService {
     public IdempotentExecutor.Outcome place(
             String tenant, String idempotencyKey, ObjectNode body, CapacityMeter meter) {
         PlaceOrderCommand cmd = PlaceOrderCommand.parse(Fields.of(body));
-        Map<String, Object> canonical = cmd.canonical();
-        String fingerprint =
-                Fingerprint.of(
-                        canonical,
-                        tenant,
-                        PlaceOrderCommand.OPERATION,
-                        PlaceOrderCommand.SCHEMA_VERSION);
         String orderId = DeterministicIds.orderId(tenant, cmd.clientOrderId());
         return executor.execute(
                 tenant,
                 idempotencyKey,
                 PlaceOrderCommand.OPERATION,
-                fingerprint,
-                Fingerprint.canonicalJson(canonical),
+                PlaceOrderCommand.SCHEMA_VERSION,
+                cmd.canonical(),
                 orderId,
                 (claim, m) -> accept(claim, cmd, m),
                 meter);
