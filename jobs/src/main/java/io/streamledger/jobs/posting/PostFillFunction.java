@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -365,7 +366,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         }
         List<TransactWriteItem> counterWrites = new ArrayList<>();
         Map<String, PostingSequence.Counter> nextCounters = new LinkedHashMap<>();
-        Map<Integer, TransactWriteItem> postingByLine = new java.util.TreeMap<>();
+        Map<Integer, TransactWriteItem> postingByLine = new TreeMap<>();
         for (Map.Entry<String, List<LedgerLine>> e : byAccount.entrySet()) {
             PostingSequence.Counter before = counters.get(e.getKey());
             long bytes = 0;
@@ -398,7 +399,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         }
         tx.addAll(postingByLine.values()); // indexes 1..lines, in line order
         tx.addAll(counterWrites);
-        for (Map.Entry<String, BigDecimal> d : deltas(plan).entrySet()) {
+        for (Map.Entry<String, BigDecimal> d : plan.deltasByAuthority().entrySet()) {
             LedgerLine sample = firstLine(plan, d.getKey());
             AuthorityKey key = LedgerItems.authorityKey(plan.tenant(), sample);
             tx.add(
@@ -406,10 +407,6 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                             settings.ledgerTable(), key, d.getValue(), plan.txnId(), now));
         }
         return new Transaction(tx, nextCounters);
-    }
-
-    private static Map<String, BigDecimal> deltas(PostingPlan plan) {
-        return plan.deltasByAuthority();
     }
 
     private static LedgerLine firstLine(PostingPlan plan, String authorityId) {
