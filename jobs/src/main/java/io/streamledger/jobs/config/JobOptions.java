@@ -2,10 +2,15 @@ package io.streamledger.jobs.config;
 
 import io.streamledger.model.table.Tables;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
+import io.streamledger.sinks.versioned.VersionedDynamoDbSinkBuilder;
+import io.streamledger.sinks.versioned.VersionedWrite;
+import io.streamledger.sinks.versioned.WriteGuard;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.connector.base.sink.writer.ElementConverter;
 
 /**
  * Every typed option of the posting and projection jobs in one place (DESIGN "Operations"; seed
@@ -289,6 +294,28 @@ public final class JobOptions {
                     .intType()
                     .defaultValue(30)
                     .withDescription("Versioned sink: retries of a throttled write.");
+
+    /**
+     * A version-guarded sink builder with these options' client, buffer time and retries, as every
+     * versioned sink of the jobs is configured; the projection rows and break rows also take the
+     * flush limits ({@link #withFlushLimits}).
+     */
+    public static <T> VersionedDynamoDbSinkBuilder<T> versionedSink(
+            ReadableConfig conf, WriteGuard guard, ElementConverter<T, VersionedWrite> converter) {
+        return VersionedDynamoDbSink.<T>builder()
+                .elementConverter(converter)
+                .clientConfig(dynamoDbClient(conf))
+                .guard(guard)
+                .maxTimeInBufferMS(conf.get(SINK_MAX_TIME_IN_BUFFER).toMillis())
+                .maxRetries(conf.get(SINK_MAX_RETRIES));
+    }
+
+    /** {@code sink} with these options' writes per flush and concurrent flushes. */
+    public static <T> VersionedDynamoDbSinkBuilder<T> withFlushLimits(
+            VersionedDynamoDbSinkBuilder<T> sink, ReadableConfig conf) {
+        return sink.maxBatchSize(conf.get(SINK_MAX_BATCH))
+                .maxInFlightRequests(conf.get(SINK_MAX_IN_FLIGHT));
+    }
 
     /** The DynamoDB client recipe these options describe. */
     public static DynamoDbClientConfig dynamoDbClient(ReadableConfig conf) {

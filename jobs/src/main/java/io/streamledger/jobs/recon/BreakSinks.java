@@ -5,7 +5,6 @@ import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.recon.BreakRecord;
-import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -28,25 +27,17 @@ public final class BreakSinks {
     /** The gate's overdue-gap breaks (CS07) into the same table and due queue. */
     public static Sink<GapBreak> gapBreaks(ReadableConfig conf) {
         BreakRows rows = rows(conf);
-        return VersionedDynamoDbSink.<GapBreak>builder()
-                .elementConverter((g, ctx) -> rows.newBreak(GapBreaks.toBreak(g)))
-                .clientConfig(JobOptions.dynamoDbClient(conf))
-                .guard(BreakRows.GUARD)
-                .maxTimeInBufferMS(conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis())
-                .maxRetries(conf.get(JobOptions.SINK_MAX_RETRIES))
+        return JobOptions.<GapBreak>versionedSink(
+                        conf, BreakRows.GUARD, (g, ctx) -> rows.newBreak(GapBreaks.toBreak(g)))
                 .build();
     }
 
     public static Sink<BreakRecord> dynamoDb(ReadableConfig conf) {
         BreakRows rows = rows(conf);
-        return VersionedDynamoDbSink.<BreakRecord>builder()
-                .elementConverter((b, ctx) -> rows.newBreak(b))
-                .clientConfig(JobOptions.dynamoDbClient(conf))
-                .guard(BreakRows.GUARD)
-                .maxBatchSize(conf.get(JobOptions.SINK_MAX_BATCH))
-                .maxInFlightRequests(conf.get(JobOptions.SINK_MAX_IN_FLIGHT))
-                .maxTimeInBufferMS(conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis())
-                .maxRetries(conf.get(JobOptions.SINK_MAX_RETRIES))
+        return JobOptions.withFlushLimits(
+                        JobOptions.<BreakRecord>versionedSink(
+                                conf, BreakRows.GUARD, (b, ctx) -> rows.newBreak(b)),
+                        conf)
                 .build();
     }
 }

@@ -17,7 +17,6 @@ import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.operators.recon.ReconEvents;
 import io.streamledger.operators.recon.ReconState;
 import io.streamledger.operators.recon.Reconciliation;
-import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
 import java.util.Optional;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.utils.ParameterTool;
@@ -128,12 +127,8 @@ public final class ReconciliationJob {
                 new BatchRows(
                         new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
                                 .physicalName(Tables.RECONCILIATION));
-        return VersionedDynamoDbSink.<ReconBatch>builder()
-                .elementConverter((b, ctx) -> rows.batch(b))
-                .clientConfig(JobOptions.dynamoDbClient(conf))
-                .guard(BatchRows.GUARD)
-                .maxTimeInBufferMS(conf.get(JobOptions.SINK_MAX_TIME_IN_BUFFER).toMillis())
-                .maxRetries(conf.get(JobOptions.SINK_MAX_RETRIES))
+        return JobOptions.<ReconBatch>versionedSink(
+                        conf, BatchRows.GUARD, (b, ctx) -> rows.batch(b))
                 .build();
     }
 
