@@ -1,5 +1,7 @@
 package io.streamledger.jobs.config;
 
+import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
@@ -294,6 +296,15 @@ public final class JobOptions {
                     .intType()
                     .defaultValue(30)
                     .withDescription("Versioned sink: retries of a throttled write.");
+
+    /**
+     * The physical table whose stream a job reads: {@link #SOURCE_TABLE} if set, else {@code
+     * spec}'s name under {@link #TABLE_PREFIX}.
+     */
+    public static String sourceTable(ReadableConfig conf, TableSpec spec) {
+        return conf.getOptional(SOURCE_TABLE)
+                .orElse(new TableNaming(conf.get(TABLE_PREFIX)).physicalName(spec));
+    }
 
     /**
      * A version-guarded sink builder with these options' client, buffer time and retries, as every

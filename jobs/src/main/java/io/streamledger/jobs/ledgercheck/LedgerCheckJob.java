@@ -10,7 +10,6 @@ import io.streamledger.jobs.source.RecordMapper;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
-import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.ledgercheck.LedgerCheckState;
 import io.streamledger.operators.ledgercheck.LedgerChecks;
@@ -55,11 +54,7 @@ public final class LedgerCheckJob {
             DataStream<SourceDeadLetter> deadLetters) {}
 
     public Streams build(StreamExecutionEnvironment env) {
-        String ledgerTable =
-                conf.getOptional(JobOptions.SOURCE_TABLE)
-                        .orElse(
-                                new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
-                                        .physicalName(Tables.LEDGER));
+        String ledgerTable = JobOptions.sourceTable(conf, Tables.LEDGER);
         SingleOutputStreamOperator<LedgerFact> facts =
                 source.open(env)
                         .process(

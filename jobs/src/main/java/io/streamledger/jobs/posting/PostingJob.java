@@ -9,7 +9,6 @@ import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.OutboxEvent;
-import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingState;
@@ -56,11 +55,7 @@ public final class PostingJob {
 
     /** Adds the job to {@code env}. */
     public Streams build(StreamExecutionEnvironment env) {
-        String contextTable =
-                conf.getOptional(JobOptions.SOURCE_TABLE)
-                        .orElse(
-                                new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
-                                        .physicalName(Tables.CONTEXT));
+        String contextTable = JobOptions.sourceTable(conf, Tables.CONTEXT);
         SingleOutputStreamOperator<TradeFill> fills =
                 source.open(env)
                         .process(

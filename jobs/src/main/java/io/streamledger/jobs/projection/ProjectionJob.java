@@ -8,7 +8,6 @@ import io.streamledger.jobs.source.RecordMapper;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
-import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.GapNotice;
 import io.streamledger.operators.gate.Gate;
@@ -73,11 +72,7 @@ public final class ProjectionJob {
 
     /** Adds the job and its sinks to {@code env}. */
     public Streams build(StreamExecutionEnvironment env) {
-        String ledgerTable =
-                conf.getOptional(JobOptions.SOURCE_TABLE)
-                        .orElse(
-                                new TableNaming(conf.get(JobOptions.TABLE_PREFIX))
-                                        .physicalName(Tables.LEDGER));
+        String ledgerTable = JobOptions.sourceTable(conf, Tables.LEDGER);
         SingleOutputStreamOperator<GateEvent> events =
                 source.open(env)
                         .process(
