@@ -1,14 +1,13 @@
 package io.streamledger.command.api;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.model.json.StrictMapper;
 import java.io.IOException;
 
 /**
@@ -20,23 +19,18 @@ public final class StrictJson {
     /** Maximum accepted request body (bytes); larger bodies are 413 before any parsing. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
 
+    /** The model's strict mapper with request-sized read limits. */
     public static final ObjectMapper MAPPER =
-            JsonMapper.builder()
-                    .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            StrictMapper.builder(
+                            JsonFactory.builder()
+                                    .streamReadConstraints(
+                                            StreamReadConstraints.builder()
+                                                    .maxNestingDepth(16)
+                                                    .maxNumberLength(64)
+                                                    .maxStringLength(MAX_BODY_BYTES)
+                                                    .build())
+                                    .build())
                     .build();
-
-    static {
-        MAPPER.getFactory()
-                .setStreamReadConstraints(
-                        StreamReadConstraints.builder()
-                                .maxNestingDepth(16)
-                                .maxNumberLength(64)
-                                .maxStringLength(MAX_BODY_BYTES)
-                                .build());
-    }
 
     private StrictJson() {}
 

@@ -4,7 +4,8 @@ import io.streamledger.command.idempotency.Fingerprint;
 
 /**
  * Deterministic identities (seed AP08 step 4, AP10): an effect can be rediscovered by the repair
- * worker because its id is a function of the business identity, not of the attempt.
+ * worker because its id is a function of the business identity, not of the attempt. Ledger
+ * transaction ids are {@link io.streamledger.model.ledger.LedgerIds#txnId}.
  */
 public final class DeterministicIds {
 
@@ -14,11 +15,6 @@ public final class DeterministicIds {
     public static String orderId(String tenant, String clientOrderId) {
         return "o-"
                 + Fingerprint.sha256Hex("order\n" + tenant + "\n" + clientOrderId).substring(0, 32);
-    }
-
-    /** One ledger transaction per tenant + source business id (AP10). */
-    public static String txnId(String tenant, String sourceId) {
-        return "t-" + Fingerprint.sha256Hex("txn\n" + tenant + "\n" + sourceId).substring(0, 32);
     }
 
     /** One outbox event per aggregate version and event type (AP16). */

@@ -3,20 +3,14 @@ package io.streamledger.command.ledger;
 import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
-import io.streamledger.command.config.Schema;
+import io.streamledger.model.keys.AuthorityKey;
 import java.math.BigDecimal;
 
 /**
  * What an AP12 authority item holds: cash in a currency ({@code AUTH#CASH#ccy}) or a security
  * position ({@code AUTH#SEC#symbol}); it fixes the exact scale of every amount of that asset.
  */
-public record Asset(Type type, String code) {
-
-    /** Cash or security. */
-    public enum Type {
-        CASH,
-        SEC
-    }
+public record Asset(AuthorityKey.Kind type, String code) {
 
     /** Reads exactly one of {@code currency} / {@code symbol} from a JSON object. */
     public static Asset parse(Fields f) {
@@ -27,8 +21,8 @@ public record Asset(Type type, String code) {
                     "INVALID_FIELD", "exactly one of 'currency' or 'symbol' must be given");
         }
         return ccy != null
-                ? new Asset(Type.CASH, Amounts.currency(f, "currency"))
-                : new Asset(Type.SEC, Amounts.symbol(f, "symbol"));
+                ? new Asset(AuthorityKey.Kind.CASH, Amounts.currency(f, "currency"))
+                : new Asset(AuthorityKey.Kind.SEC, Amounts.symbol(f, "symbol"));
     }
 
     /** An exact, non-zero signed amount of this asset (scale checked by the model policies). */
@@ -38,7 +32,7 @@ public record Asset(Type type, String code) {
             throw ApiException.badRequest("NOT_POSITIVE", "field '" + field + "' must not be zero");
         }
         BigDecimal checked =
-                type == Type.CASH
+                type == AuthorityKey.Kind.CASH
                         ? Amounts.positiveMoney(field, abs, code).amount()
                         : Amounts.positiveQuantity(field, abs, code).value();
         return amount.signum() < 0 ? checked.negate() : checked;
@@ -46,17 +40,20 @@ public record Asset(Type type, String code) {
 
     /** Display form: cash at the currency's full scale, quantities without trailing zeros. */
     public String format(BigDecimal v) {
-        if (type == Type.CASH) {
+        if (type == AuthorityKey.Kind.CASH) {
             return io.streamledger.model.money.Money.of(v, code).amount().toPlainString();
         }
         return v.signum() == 0 ? "0" : v.stripTrailingZeros().toPlainString();
     }
 
     /** The IDX11 key of this asset's authority for an account. */
-    public io.streamledger.model.keys.AuthorityKey authorityKey(String tenant, String accountId) {
-        return type == Type.CASH
-                ? Schema.cashAuthority(tenant, accountId, code)
-                : Schema.securityAuthority(tenant, accountId, code);
+    public AuthorityKey authorityKey(String tenant, String accountId) {
+        return new AuthorityKey(tenant, accountId, type, code);
+    }
+
+    /** The JSON field that names this asset in API bodies: {@code currency} or {@code symbol}. */
+    public String viewField() {
+        return type == AuthorityKey.Kind.CASH ? "currency" : "symbol";
     }
 
     @Override

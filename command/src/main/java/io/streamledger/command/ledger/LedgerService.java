@@ -2,13 +2,10 @@ package io.streamledger.command.ledger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
-import io.streamledger.command.config.DeterministicIds;
-import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
@@ -22,23 +19,25 @@ import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.idempotency.RequestState;
+import io.streamledger.aws.ledger.LedgerItemCodec;
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.ledger.LedgerIds;
+import io.streamledger.model.ledger.PostingSequence;
+import java.time.temporal.ChronoUnit;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
+import java.time.Duration;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * AP10/AP12 ledger admission (CS11): immutable balanced postings (IDX10) with a deterministic
@@ -50,30 +49,7 @@ public final class LedgerService {
 
     public static final int MAX_VERSION_ROUNDS = 32;
 
-    // posting/counter attribute names
-    public static final String P_TENANT = "tenant";
-    public static final String P_TXN = "txnId";
-    public static final String P_SOURCE = "sourceId";
-    public static final String P_LINE = "line";
-
-    /**
-     * Lines of the whole transaction, on every posting: the ledger check knows when all arrived.
-     */
-    public static final String P_LINE_COUNT = "lineCount";
-
-    public static final String P_ACCOUNT = "accountId";
-    public static final String P_ASSET_TYPE = "assetType";
-    public static final String P_ASSET = "asset";
-    public static final String P_AMOUNT = "amount";
-    public static final String P_SEQ = "sequence";
-    public static final String P_RECORDED = "recordedAt";
-    public static final String P_REVERSAL_OF = "reversalOf";
-    public static final String P_DESCRIPTION = "description";
-    public static final String C_MONTH_COUNT = "monthCount";
-    public static final String C_BUCKET = "bucket";
-    public static final String C_BUCKET_COUNT = "bucketCount";
-    public static final String C_BUCKET_BYTES = "bucketBytes";
-    public static final String C_VERSION = "version";
+    /** Attribute of the original's AP08 record naming the transaction that reversed it. */
     public static final String R_REVERSED_BY = "reversedBy";
 
     private final Ddb ddb;
@@ -100,7 +76,7 @@ public final class LedgerService {
         if (cmd.reversalOf() != null) {
             postings = reversedPostings(tenant, cmd.reversalOf(), meter);
         }
-        String txnId = DeterministicIds.txnId(tenant, cmd.sourceId());
+        String txnId = LedgerIds.txnId(tenant, cmd.sourceId());
         List<PostingLine> finalPostings = postings;
         return executor.execute(
                 tenant,
@@ -143,7 +119,7 @@ public final class LedgerService {
                     new PostingLine(
                             line++,
                             p.get("accountId").textValue(),
-                            new Asset(Asset.Type.valueOf(asset[0]), asset[1]),
+                            new Asset(AuthorityKey.Kind.valueOf(asset[0]), asset[1]),
                             new BigDecimal(p.get("amount").textValue())));
         }
         return (claim, meter) ->
@@ -177,9 +153,7 @@ public final class LedgerService {
         if (raw.containsKey(R_REVERSED_BY)) {
             // checked again by the reversal transaction's condition; this read gives the
             // precise answer before the overdraft policy would
-            throw ApiException.conflict(
-                    "ALREADY_REVERSED",
-                    "ledger transaction '" + originalSource + "' has already been reversed");
+            throw alreadyReversed(originalSource);
         }
         List<PostingLine> out = new ArrayList<>();
         try {
@@ -187,8 +161,8 @@ public final class LedgerService {
             for (JsonNode p : txn.get("postings")) {
                 Asset asset =
                         p.has("currency")
-                                ? new Asset(Asset.Type.CASH, p.get("currency").textValue())
-                                : new Asset(Asset.Type.SEC, p.get("symbol").textValue());
+                                ? new Asset(AuthorityKey.Kind.CASH, p.get("currency").textValue())
+                                : new Asset(AuthorityKey.Kind.SEC, p.get("symbol").textValue());
                 out.add(
                         new PostingLine(
                                 p.get("line").intValue(),
@@ -205,8 +179,10 @@ public final class LedgerService {
     /** A reservation being consumed by this transaction's debit of {@code accountId/asset}. */
     record Consumption(String reservationId, String accountId, Asset asset, BigDecimal amount) {}
 
-    private record AuthKey(String accountId, Asset asset) {}
-
+    /**
+     * One admission of a ledger transaction, re-decided while authorities or counters move: read
+     * the authorities → guard → read the account-month counters → plan → write in one transaction.
+     */
     DurableResponse apply(
             Claim claim,
             String sourceId,
@@ -216,171 +192,34 @@ public final class LedgerService {
             @Nullable Consumption consumption,
             CapacityMeter meter) {
         String tenant = claim.tenant();
-        String txnId = claim.effectId();
         for (int round = 0; round < MAX_VERSION_ROUNDS; round++) {
             if (round > 0) {
                 versionBackoff.pause(round);
             }
-            Instant now =
-                    executor.store()
-                            .clock()
-                            .instant()
-                            .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-            YearMonth month = YearMonth.from(now.atZone(ZoneOffset.UTC));
-
-            // 1. strongly read every authority and account-month counter the txn touches
-            Map<AuthKey, BigDecimal> deltas = new LinkedHashMap<>();
-            Map<String, List<PostingLine>> byAccount = new LinkedHashMap<>();
-            for (PostingLine p : postings) {
-                deltas.merge(new AuthKey(p.accountId(), p.asset()), p.amount(), BigDecimal::add);
-                byAccount.computeIfAbsent(p.accountId(), k -> new ArrayList<>()).add(p);
-            }
-            Map<AuthKey, Authority> before = new LinkedHashMap<>();
-            for (AuthKey k : deltas.keySet()) {
+            LedgerTxnPlan.Txn txn =
+                    new LedgerTxnPlan.Txn(
+                            tenant,
+                            claim.effectId(),
+                            sourceId,
+                            description,
+                            reversalOf,
+                            postings,
+                            consumption,
+                            executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS));
+            Map<LedgerTxnPlan.AuthKey, Authority> before = new LinkedHashMap<>();
+            for (LedgerTxnPlan.AuthKey k : txn.deltas().keySet()) {
                 before.put(k, readAuthority(tenant, k.accountId(), k.asset(), meter));
             }
-
-            // 2. guard clauses: consumption must match an open reservation; AP12 policy
-            Map<AuthKey, Authority> after = new LinkedHashMap<>();
-            for (Map.Entry<AuthKey, BigDecimal> e : deltas.entrySet()) {
-                Authority a = before.get(e.getKey());
-                BigDecimal reservedDelta = BigDecimal.ZERO;
-                Map<String, BigDecimal> res = new TreeMap<>(a.reservations());
-                if (consumption != null
-                        && consumption.accountId().equals(e.getKey().accountId())
-                        && consumption.asset().equals(e.getKey().asset())) {
-                    BigDecimal held = res.remove(consumption.reservationId());
-                    if (held == null) {
-                        throw reservationNotFound(consumption.reservationId());
-                    }
-                    reservedDelta = held.negate();
-                }
-                Authority next = a.next(e.getValue(), reservedDelta, res);
-                rules.requireAvailable(a.accountId(), a.asset(), a.available(), next.available());
-                after.put(e.getKey(), next);
+            Map<LedgerTxnPlan.AuthKey, Authority> after = LedgerTxnPlan.guard(txn, before, rules);
+            Map<String, PostingSequence.Counter> counters = new LinkedHashMap<>();
+            for (String account : txn.byAccount().keySet()) {
+                counters.put(account, readCounter(tenant, account, txn.month(), meter));
             }
-
-            // 3. allocate sequence numbers and buckets per account-month
-            List<TransactWriteItem> tx = new ArrayList<>();
-            List<Map<String, AttributeValue>> postingItems = new ArrayList<>();
-            int lineCount = byAccount.values().stream().mapToInt(List::size).sum();
-            ArrayNode postingViews = StrictJson.MAPPER.createArrayNode();
-            for (Map.Entry<String, List<PostingLine>> e : byAccount.entrySet()) {
-                String account = e.getKey();
-                PostingBuckets.MonthCounter counter = readCounter(tenant, account, month, meter);
-                List<Map<String, AttributeValue>> items = new ArrayList<>();
-                long bytes = 0;
-                for (PostingLine p : e.getValue()) {
-                    Map<String, AttributeValue> item =
-                            postingItem(
-                                    tenant,
-                                    txnId,
-                                    sourceId,
-                                    reversalOf,
-                                    description,
-                                    p,
-                                    lineCount,
-                                    now,
-                                    0,
-                                    0,
-                                    month);
-                    bytes += Av.itemSize(item);
-                    items.add(item);
-                }
-                PostingBuckets.Allocation alloc =
-                        PostingBuckets.allocate(account, counter, items.size(), bytes);
-                long seq = alloc.firstSequence();
-                for (PostingLine p : e.getValue()) {
-                    Map<String, AttributeValue> item =
-                            postingItem(
-                                    tenant,
-                                    txnId,
-                                    sourceId,
-                                    reversalOf,
-                                    description,
-                                    p,
-                                    lineCount,
-                                    now,
-                                    alloc.bucket(),
-                                    seq,
-                                    month);
-                    postingItems.add(item);
-                    ObjectNode v = postingView(p);
-                    v.put("bucket", alloc.bucket());
-                    v.put("sequence", seq);
-                    postingViews.add(v);
-                    seq++;
-                }
-                tx.add(counterWrite(tenant, account, month, counter, alloc.next(), now));
-            }
-            for (Map<String, AttributeValue> item : postingItems) {
-                tx.add(Tx.createPut(tables.ledger(), item));
-            }
-            for (Map.Entry<AuthKey, Authority> e : after.entrySet()) {
-                tx.add(
-                        e.getValue()
-                                .writeFrom(
-                                        before.get(e.getKey()).version(),
-                                        tables.ledger(),
-                                        txnId,
-                                        now));
-            }
-            int markIndex = -1;
-            if (reversalOf != null) {
-                markIndex = tx.size();
-                tx.add(markReversed(tenant, reversalOf, txnId));
-            }
-
-            ObjectNode body = StrictJson.MAPPER.createObjectNode();
-            ObjectNode t = body.putObject("transaction");
-            t.put("txnId", txnId);
-            t.put("sourceId", sourceId);
-            if (reversalOf != null) {
-                t.put("reversalOf", reversalOf);
-                t.put("reversalOfTxnId", DeterministicIds.txnId(tenant, reversalOf));
-            }
-            if (description != null) {
-                t.put("description", description);
-            }
-            t.put("recordedAt", now.toString());
-            t.set("postings", postingViews);
-            if (consumption != null) {
-                t.put("consumedReservation", consumption.reservationId());
-            }
-            ArrayNode bal = body.putArray("balances");
-            after.values().forEach(a -> bal.add(a.view()));
-            DurableResponse response = new DurableResponse(201, StrictJson.write(body));
-            int requestIndex = tx.size();
-            tx.add(executor.store().completionPut(claim, response));
-            try {
-                ddb.transact(tx, claim.roundToken(round), meter);
-                return response;
-            } catch (TransactionCanceledException ex) {
-                var reasons = ex.cancellationReasons();
-                if (Tx.conditionFailed(reasons, requestIndex)) {
-                    throw new OwnershipLostException();
-                }
-                if (markIndex >= 0 && Tx.conditionFailed(reasons, markIndex)) {
-                    throw ApiException.conflict(
-                            "ALREADY_REVERSED",
-                            "ledger transaction '" + reversalOf + "' has already been reversed");
-                }
-                boolean postingClash = false;
-                for (int i = byAccount.size(); i < byAccount.size() + postingItems.size(); i++) {
-                    postingClash |= Tx.conditionFailed(reasons, i);
-                }
-                if (postingClash) {
-                    throw new IllegalStateException(
-                            "posting of txn " + txnId + " exists but its request is not complete");
-                }
-                boolean versionMoved = false;
-                for (int i = 0; i < requestIndex; i++) {
-                    versionMoved |= Tx.conditionFailed(reasons, i);
-                }
-                if (versionMoved) {
-                    continue; // an authority or counter moved: re-read and re-decide
-                }
-                throw ex;
+            LedgerTxnPlan plan =
+                    LedgerTxnPlan.plan(
+                            txn, before, after, counters, tables.ledger(), executor.store().table());
+            if (write(claim, round, txn, plan, meter)) {
+                return plan.response();
             }
         }
         throw new ApiException(
@@ -390,74 +229,44 @@ public final class LedgerService {
                 Map.of("Retry-After", "1"));
     }
 
-    private TransactWriteItem markReversed(String tenant, String reversalOf, String txnId) {
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(executor.store().table())
-                                .key(IdempotencyStore.key(tenant, "LEDGER:" + reversalOf))
-                                .updateExpression("SET #rb = :txn")
-                                .conditionExpression(
-                                        "attribute_not_exists(#rb) AND #state = :completed")
-                                .expressionAttributeNames(
-                                        Map.of(
-                                                "#rb",
-                                                R_REVERSED_BY,
-                                                "#state",
-                                                IdempotencyStore.A_STATE))
-                                .expressionAttributeValues(
-                                        Map.of(
-                                                ":txn",
-                                                Av.s(txnId),
-                                                ":completed",
-                                                Av.s(RequestState.COMPLETED.name())))
-                                .build())
-                .build();
-    }
-
-    private Map<String, AttributeValue> postingItem(
-            String tenant,
-            String txnId,
-            String sourceId,
-            @Nullable String reversalOf,
-            @Nullable String description,
-            PostingLine p,
-            int lineCount,
-            Instant at,
-            int bucket,
-            long seq,
-            YearMonth month) {
-        Map<String, AttributeValue> item = new HashMap<>();
-        var key = Schema.posting(tenant, p.accountId(), month, bucket, at, txnId, p.line());
-        item.put(Schema.PK, Av.s(key.pk()));
-        item.put(Schema.SK, Av.s(key.sk()));
-        item.put(P_TENANT, Av.s(tenant));
-        item.put(P_TXN, Av.s(txnId));
-        item.put(P_SOURCE, Av.s(sourceId));
-        item.put(P_LINE, Av.n(p.line()));
-        item.put(P_LINE_COUNT, Av.n(lineCount));
-        item.put(P_ACCOUNT, Av.s(p.accountId()));
-        item.put(P_ASSET_TYPE, Av.s(p.asset().type().name()));
-        item.put(P_ASSET, Av.s(p.asset().code()));
-        item.put(P_AMOUNT, Av.n(p.amount()));
-        item.put(P_SEQ, Av.n(seq));
-        item.put(P_RECORDED, Av.s(at.toString()));
-        if (reversalOf != null) {
-            item.put(P_REVERSAL_OF, Av.s(DeterministicIds.txnId(tenant, reversalOf)));
+    /**
+     * Writes the plan and the request's completion in one transaction.
+     *
+     * @return false when an authority or counter moved since it was read (re-read and re-decide)
+     */
+    private boolean write(
+            Claim claim, int round, LedgerTxnPlan.Txn txn, LedgerTxnPlan plan, CapacityMeter meter) {
+        List<TransactWriteItem> tx = new ArrayList<>(plan.writes());
+        int requestIndex = tx.size();
+        tx.add(executor.store().completionPut(claim, plan.response()));
+        try {
+            ddb.transact(tx, claim.roundToken(round), meter);
+            return true;
+        } catch (TransactionCanceledException ex) {
+            var reasons = ex.cancellationReasons();
+            if (Tx.conditionFailed(reasons, requestIndex)) {
+                throw new OwnershipLostException();
+            }
+            if (plan.markIndex() >= 0 && Tx.conditionFailed(reasons, plan.markIndex())) {
+                throw alreadyReversed(txn.reversalOf());
+            }
+            boolean postingClash = false;
+            for (int i = plan.firstPosting(); i < plan.firstPosting() + plan.postings(); i++) {
+                postingClash |= Tx.conditionFailed(reasons, i);
+            }
+            if (postingClash) {
+                throw new IllegalStateException(
+                        "posting of txn "
+                                + claim.effectId()
+                                + " exists but its request is not complete");
+            }
+            for (int i = 0; i < requestIndex; i++) {
+                if (Tx.conditionFailed(reasons, i)) {
+                    return false;
+                }
+            }
+            throw ex;
         }
-        if (description != null) {
-            item.put(P_DESCRIPTION, Av.s(description));
-        }
-        return item;
-    }
-
-    private static ObjectNode postingView(PostingLine p) {
-        ObjectNode v = StrictJson.MAPPER.createObjectNode();
-        v.put("line", p.line());
-        v.put("accountId", p.accountId());
-        v.put(p.asset().type() == Asset.Type.CASH ? "currency" : "symbol", p.asset().code());
-        v.put("amount", p.asset().format(p.amount()));
-        return v;
     }
 
     private Authority readAuthority(
@@ -469,53 +278,13 @@ public final class LedgerService {
                 : Authority.from(tenant, item);
     }
 
-    private Map<String, AttributeValue> counterKey(String tenant, String account, YearMonth month) {
-        return Map.of(
-                Schema.PK, Av.s(Schema.accountPk(tenant, account)),
-                Schema.SK, Av.s(Schema.ledgerCounterSk(month)));
-    }
-
-    private PostingBuckets.MonthCounter readCounter(
+    private PostingSequence.Counter readCounter(
             String tenant, String account, YearMonth month, CapacityMeter meter) {
-        Map<String, AttributeValue> item =
-                ddb.getStrong(tables.ledger(), counterKey(tenant, account, month), meter);
-        if (item == null) {
-            return PostingBuckets.MonthCounter.EMPTY;
-        }
-        return new PostingBuckets.MonthCounter(
-                Av.lng(item, C_MONTH_COUNT, 0),
-                (int) Av.lng(item, C_BUCKET, 0),
-                Av.lng(item, C_BUCKET_COUNT, 0),
-                Av.lng(item, C_BUCKET_BYTES, 0),
-                Av.lng(item, C_VERSION, 0));
-    }
-
-    private TransactWriteItem counterWrite(
-            String tenant,
-            String account,
-            YearMonth month,
-            PostingBuckets.MonthCounter before,
-            PostingBuckets.MonthCounter next,
-            Instant at) {
-        Map<String, AttributeValue> item = new HashMap<>(counterKey(tenant, account, month));
-        item.put(P_TENANT, Av.s(tenant));
-        item.put(P_ACCOUNT, Av.s(account));
-        item.put(C_MONTH_COUNT, Av.n(next.monthCount()));
-        item.put(C_BUCKET, Av.n(next.bucket()));
-        item.put(C_BUCKET_COUNT, Av.n(next.bucketCount()));
-        item.put(C_BUCKET_BYTES, Av.n(next.bucketBytes()));
-        item.put(C_VERSION, Av.n(next.version()));
-        item.put("updatedAt", Av.s(at.toString()));
-        Put.Builder put = Put.builder().tableName(tables.ledger()).item(item);
-        if (before.version() == 0) {
-            put.conditionExpression("attribute_not_exists(#pk)")
-                    .expressionAttributeNames(Map.of("#pk", Schema.PK));
-        } else {
-            put.conditionExpression("#v = :v")
-                    .expressionAttributeNames(Map.of("#v", C_VERSION))
-                    .expressionAttributeValues(Map.of(":v", Av.n(before.version())));
-        }
-        return TransactWriteItem.builder().put(put.build()).build();
+        return LedgerItemCodec.counterFrom(
+                ddb.getStrong(
+                        tables.ledger(),
+                        LedgerItemCodec.key(new MonthCounterKey(tenant, account, month)),
+                        meter));
     }
 
     // ------------------------------------------------------------------ reservations
@@ -611,7 +380,7 @@ public final class LedgerService {
                 "ConsumeReservation",
                 RESERVATION_SCHEMA_VERSION,
                 canonical,
-                DeterministicIds.txnId(tenant, sourceId),
+                LedgerIds.txnId(tenant, sourceId),
                 (claim, m) ->
                         apply(
                                 claim,
@@ -640,7 +409,7 @@ public final class LedgerService {
                     executor.store()
                             .clock()
                             .instant()
-                            .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+                            .truncatedTo(ChronoUnit.MILLIS);
             Authority a = readAuthority(claim.tenant(), account, asset, meter);
             Map<String, BigDecimal> res = new TreeMap<>(a.reservations());
             Authority next;
@@ -672,7 +441,7 @@ public final class LedgerService {
             ObjectNode r = body.putObject("reservation");
             r.put("reservationId", reservationId);
             r.put("accountId", account);
-            r.put(asset.type() == Asset.Type.CASH ? "currency" : "symbol", asset.code());
+            r.put(asset.viewField(), asset.code());
             r.put("amount", asset.format(changed));
             r.put("state", hold ? "HELD" : "RELEASED");
             body.set("balance", next.view());
@@ -702,7 +471,13 @@ public final class LedgerService {
                 Map.of("Retry-After", "1"));
     }
 
-    private static ApiException reservationNotFound(String id) {
+    private static ApiException alreadyReversed(@Nullable String originalSource) {
+        return ApiException.conflict(
+                "ALREADY_REVERSED",
+                "ledger transaction '" + originalSource + "' has already been reversed");
+    }
+
+    static ApiException reservationNotFound(String id) {
         return new ApiException(404, "RESERVATION_NOT_FOUND", "no open reservation '" + id + "'");
     }
 }

@@ -1,5 +1,6 @@
 package io.streamledger.command.orders;
 
+import io.streamledger.model.order.OrderSide;
 import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;

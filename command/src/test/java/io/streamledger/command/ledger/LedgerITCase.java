@@ -3,6 +3,7 @@ package io.streamledger.command.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
 import io.streamledger.local.LocalDynamoDbExtension;
@@ -88,13 +89,13 @@ class LedgerITCase {
                         .scan(ScanRequest.builder().tableName(f.service.tables().ledger()).build())
                         .items()
                         .stream()
-                        .filter(i -> i.containsKey(LedgerService.P_TXN))
-                        .filter(i -> txnId.equals(i.get(LedgerService.P_TXN).s()))
+                        .filter(i -> i.containsKey(LedgerSchema.TXN_ID))
+                        .filter(i -> txnId.equals(i.get(LedgerSchema.TXN_ID).s()))
                         .toList();
 
         assertThat(postings).hasSize(2);
         assertThat(postings)
-                .allSatisfy(i -> assertThat(i.get(LedgerService.P_LINE_COUNT).n()).isEqualTo("2"));
+                .allSatisfy(i -> assertThat(i.get(LedgerSchema.LINE_COUNT).n()).isEqualTo("2"));
     }
 
     @Test

@@ -1,11 +1,9 @@
 package io.streamledger.model.change;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.streamledger.model.json.StrictMapper;
 import io.streamledger.model.money.AmountException;
 import io.streamledger.model.money.DecimalText;
 import java.math.BigDecimal;
@@ -19,12 +17,7 @@ final class JsonFields {
     /**
      * Numbers are read as BigDecimal (never double), duplicate keys and trailing tokens rejected.
      */
-    static final ObjectMapper MAPPER =
-            JsonMapper.builder()
-                    .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                    .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-                    .build();
+    static final ObjectMapper MAPPER = StrictMapper.MAPPER;
 
     /** Upper bound of one JSON document: DynamoDB items are at most 400 KB. */
     static final int MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;

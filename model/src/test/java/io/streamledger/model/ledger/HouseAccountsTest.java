@@ -1,4 +1,4 @@
-package io.streamledger.operators.posting;
+package io.streamledger.model.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

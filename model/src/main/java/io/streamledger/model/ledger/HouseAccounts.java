@@ -1,4 +1,4 @@
-package io.streamledger.operators.posting;
+package io.streamledger.model.ledger;
 
 import io.streamledger.model.shard.ShardHash;
 import io.streamledger.model.shard.ShardMap;
