@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
+import io.streamledger.model.projection.ProjectionSchema;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
@@ -39,11 +40,6 @@ public final class PortfolioQueries {
             "AP07 derived view: eventually consistent and rebuildable; never use it to authorize"
                     + " orders, payments or reservations. The AP12 authority is"
                     + " GET /v1/accounts/{a}/balances.";
-
-    // View-row attributes as the projection job writes them (jobs PortfolioRows)
-    static final String ATTR_GAP_OPEN = "gapOpen";
-    static final String ATTR_PARKED = "parkedCount";
-    static final String ATTR_PROJECTED_AT = "projectedAt";
 
     private final Ddb ddb;
     private final TableNames tables;
@@ -161,37 +157,38 @@ public final class PortfolioQueries {
         PositionKey key = PositionKey.parse(Av.reqStr(item, Schema.PK), Av.reqStr(item, Schema.SK));
         ObjectNode o = StrictJson.MAPPER.createObjectNode();
         o.put("symbol", key.symbol());
-        o.put("assetType", Av.str(item, "assetType"));
-        o.put("asset", Av.str(item, "asset"));
-        putDecimal(o, item, "posted");
-        putDecimal(o, item, "reserved");
-        putDecimal(o, item, "available");
-        AttributeValue sv = item.get(Schema.SOURCE_VERSION);
+        o.put("assetType", Av.str(item, ProjectionSchema.ASSET_TYPE));
+        o.put("asset", Av.str(item, ProjectionSchema.ASSET));
+        putDecimal(o, "posted", item, ProjectionSchema.POSTED);
+        putDecimal(o, "reserved", item, ProjectionSchema.RESERVED);
+        putDecimal(o, "available", item, ProjectionSchema.AVAILABLE);
+        AttributeValue sv = item.get(ProjectionSchema.SOURCE_VERSION);
         if (sv != null && sv.n() != null) {
             o.put("sourceVersion", Long.parseLong(sv.n()));
         } else {
             o.putNull("sourceVersion");
         }
-        AttributeValue gap = item.get(ATTR_GAP_OPEN);
+        AttributeValue gap = item.get(ProjectionSchema.GAP_OPEN);
         if (gap != null && gap.bool() != null) {
             o.put("gapOpen", gap.bool());
         } else {
             o.putNull("gapOpen");
         }
-        AttributeValue parked = item.get(ATTR_PARKED);
+        AttributeValue parked = item.get(ProjectionSchema.PARKED);
         if (parked != null && parked.n() != null) {
             o.put("parkedCount", Long.parseLong(parked.n()));
         }
-        o.put("projectedAt", Av.str(item, ATTR_PROJECTED_AT));
+        o.put("projectedAt", Av.str(item, ProjectionSchema.PROJECTED_AT));
         return o;
     }
 
-    private static void putDecimal(ObjectNode o, Map<String, AttributeValue> item, String name) {
-        java.math.BigDecimal v = Av.dec(item, name);
+    private static void putDecimal(
+            ObjectNode o, String field, Map<String, AttributeValue> item, String attribute) {
+        java.math.BigDecimal v = Av.dec(item, attribute);
         if (v != null) {
-            o.put(name, v.toPlainString());
+            o.put(field, v.toPlainString());
         } else {
-            o.putNull(name);
+            o.putNull(field);
         }
     }
 }

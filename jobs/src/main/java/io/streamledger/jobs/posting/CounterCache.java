@@ -1,6 +1,6 @@
 package io.streamledger.jobs.posting;
 
-import io.streamledger.operators.posting.PostingSequence;
+import io.streamledger.model.ledger.PostingSequence;
 import java.time.YearMonth;
 import java.util.LinkedHashMap;
 import java.util.List;

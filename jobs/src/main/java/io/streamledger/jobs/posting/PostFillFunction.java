@@ -1,6 +1,11 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.ledger.LedgerLimitExceeded;
+import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.shard.ShardMap;
@@ -8,7 +13,6 @@ import io.streamledger.operators.posting.LedgerLine;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingPlan;
 import io.streamledger.operators.posting.PostingRejectedException;
-import io.streamledger.operators.posting.PostingSequence;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.sinks.error.DynamoDbErrorClassifier;
@@ -184,7 +188,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
     }
 
     private CompletableFuture<PostingOutcome> attempt(TradeFill fill, PostingPlan plan, int n) {
-        YearMonth month = LedgerItems.month(plan.effectiveAt());
+        YearMonth month = LedgerSchema.month(plan.effectiveAt());
         List<String> accounts = accounts(plan);
         return counters(plan.tenant(), accounts, month)
                 .thenCompose(
@@ -301,7 +305,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
             String tenant, List<String> accounts, YearMonth month) {
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
         for (String a : accounts) {
-            keys.add(LedgerItems.counterKey(tenant, a, month));
+            keys.add(LedgerItemCodec.key(new MonthCounterKey(tenant, a, month)));
         }
         BatchGetItemRequest req =
                 BatchGetItemRequest.builder()
@@ -327,8 +331,8 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         }
         for (Map<String, AttributeValue> item :
                 resp.responses().getOrDefault(settings.ledgerTable(), List.of())) {
-            String account = item.get(LedgerItems.P_ACCOUNT).s();
-            out.put(account, LedgerItems.counterFrom(item));
+            String account = item.get(LedgerSchema.ACCOUNT).s();
+            out.put(account, LedgerItemCodec.counterFrom(item));
         }
         return out;
     }
@@ -372,27 +376,30 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
             long bytes = 0;
             for (LedgerLine l : e.getValue()) {
                 bytes +=
-                        LedgerItems.approximateSize(
-                                LedgerItems.posting(plan, l, 0, 0, fill.getEventId(), now));
+                        LedgerItemCodec.postingBytes(
+                                LedgerItems.posting(plan, l, fill.getEventId(), now));
             }
-            PostingSequence.Allocation alloc =
-                    PostingSequence.allocate(e.getKey(), before, e.getValue().size(), bytes);
+            PostingSequence.Allocation alloc;
+            try {
+                alloc = PostingSequence.allocate(e.getKey(), before, e.getValue().size(), bytes);
+            } catch (LedgerLimitExceeded x) {
+                // the account-month is full: fail as before until the job rejects such fills
+                throw new IllegalStateException(x.getMessage(), x);
+            }
             long seq = alloc.firstSequence();
             for (LedgerLine l : e.getValue()) {
                 postingByLine.put(
                         l.line(),
-                        LedgerItems.createPut(
+                        LedgerItemCodec.postingPut(
                                 settings.ledgerTable(),
-                                LedgerItems.posting(
-                                        plan, l, alloc.bucket(), seq++, fill.getEventId(), now)));
+                                LedgerItems.posting(plan, l, fill.getEventId(), now)
+                                        .placed(alloc.bucket(), seq++)));
             }
             nextCounters.put(e.getKey(), alloc.next());
             counterWrites.add(
-                    LedgerItems.counterWrite(
+                    LedgerItemCodec.counterPut(
                             settings.ledgerTable(),
-                            plan.tenant(),
-                            e.getKey(),
-                            month,
+                            new MonthCounterKey(plan.tenant(), e.getKey(), month),
                             before,
                             alloc.next(),
                             now));
@@ -401,9 +408,11 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         tx.addAll(counterWrites);
         for (Map.Entry<String, BigDecimal> d : plan.deltasByAuthority().entrySet()) {
             LedgerLine sample = firstLine(plan, d.getKey());
-            AuthorityKey key = LedgerItems.authorityKey(plan.tenant(), sample);
+            AuthorityKey key =
+                    new AuthorityKey(
+                            plan.tenant(), sample.accountId(), sample.assetType(), sample.asset());
             tx.add(
-                    LedgerItems.authorityAdd(
+                    LedgerItemCodec.authorityAdd(
                             settings.ledgerTable(), key, d.getValue(), plan.txnId(), now));
         }
         return new Transaction(tx, nextCounters);

@@ -1,6 +1,6 @@
 package io.streamledger.jobs.posting;
 
-import io.streamledger.operators.posting.HouseAccounts;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.operators.posting.TradeFill;
 import org.apache.flink.api.java.functions.KeySelector;
 

@@ -3,9 +3,9 @@ package io.streamledger.jobs.posting;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
-import io.streamledger.operators.posting.FeeSplit;
+import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.operators.posting.FillPostingRules;
-import io.streamledger.operators.posting.HouseAccounts;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.io.Serializable;
 import java.time.Duration;
@@ -57,7 +57,7 @@ public record PostingSettings(
                 naming.physicalName(Tables.INBOX),
                 conf.get(JobOptions.POSTING_CONSUMER),
                 new FillPostingRules(
-                        FeeSplit.DEFAULT,
+                        RoundingPolicy.DEFAULT,
                         new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS))),
                 conf.get(JobOptions.POSTING_CAPACITY),
                 conf.get(JobOptions.POSTING_TIMEOUT),

@@ -1,7 +1,8 @@
 package io.streamledger.jobs.recon;
 
-import io.streamledger.model.money.OverdraftExemptions;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
+import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class ReconOptions {
     public static final ConfigOption<Long> MONTHLY_POSTING_LIMIT =
             ConfigOptions.key("streamledger.ledgercheck.monthly-posting-limit")
                     .longType()
-                    .defaultValue(LedgerCheckConfig.SEED_MONTHLY_LIMIT)
+                    .defaultValue(PostingSequence.MAX_POSTINGS_PER_MONTH)
                     .withDescription("AP10: postings per account-month (seed: 2,000,000).");
 
     public static final ConfigOption<String> OVERDRAFT_EXEMPT =

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.stack;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.table.Attr;
@@ -100,7 +101,7 @@ final class FreshnessProbe implements AutoCloseable {
                                         b.tableName(portfolioTable)
                                                 .filterExpression("#at >= :start")
                                                 .expressionAttributeNames(
-                                                        Map.of("#at", PortfolioRows.PROJECTED_AT))
+                                                        Map.of("#at", ProjectionSchema.PROJECTED_AT))
                                                 .expressionAttributeValues(
                                                         Map.of(
                                                                 ":start",

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.bench;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.jobs.it.LocalStack;
 import io.streamledger.jobs.it.Workload;
@@ -266,7 +267,7 @@ public final class FreshnessBenchmark {
 
     /** The IDX07 key of an account's cash row. */
     private static Map<String, AttributeValue> viewKey(String account) {
-        PositionKey k = new PositionKey(TENANT, account, PortfolioRows.CASH_SYMBOL_PREFIX + "USD");
+        PositionKey k = new PositionKey(TENANT, account, ProjectionSchema.CASH_SYMBOL_PREFIX + "USD");
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 

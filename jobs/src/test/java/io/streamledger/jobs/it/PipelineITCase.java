@@ -1,5 +1,6 @@
 package io.streamledger.jobs.it;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.command.outbox.OutboxItems;
@@ -765,15 +766,15 @@ class PipelineITCase {
                         .isEqualByComparingTo(new BigDecimal(auth.get(a).n()));
             }
             assertThat(row.get("sourceVersion").n()).isEqualTo(auth.get("version").n());
-            assertThat(row.get(PortfolioRows.GAP_OPEN).bool()).isFalse();
-            assertThat(row.get(PortfolioRows.AUTHORITATIVE).bool()).isFalse();
+            assertThat(row.get(ProjectionSchema.GAP_OPEN).bool()).isFalse();
+            assertThat(row.get(ProjectionSchema.AUTHORITATIVE).bool()).isFalse();
         }
         List<Map<String, AttributeValue>> checkpoints = stack.scan(stack.table(Tables.PROJECTION));
         assertThat(checkpoints).hasSameSizeAs(authorities.keySet());
         assertThat(checkpoints)
                 .allSatisfy(
                         c -> {
-                            assertThat(c.get(PortfolioRows.GAP_OPEN).bool()).isFalse();
+                            assertThat(c.get(ProjectionSchema.GAP_OPEN).bool()).isFalse();
                             assertThat(c.get("PK").s()).startsWith("PROJ#portfolio#V#1#SHARD#");
                         });
         assertThat(CollectSink.<PostingOutcome>values("outcomes")).isNotEmpty();

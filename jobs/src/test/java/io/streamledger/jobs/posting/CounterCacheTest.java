@@ -2,7 +2,7 @@ package io.streamledger.jobs.posting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamledger.operators.posting.PostingSequence;
+import io.streamledger.model.ledger.PostingSequence;
 import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;

@@ -10,7 +10,7 @@ import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.keys.TradeKey;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.ReconWindowFunction;
-import io.streamledger.operators.recon.TradeTxnIds;
+import io.streamledger.model.ledger.LedgerIds;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -128,7 +128,7 @@ class ReconciliationITCase {
                 .containsExactlyInAnyOrder(
                         "MISSING_LEDGER_TXN:f2",
                         "AMOUNT_MISMATCH:f3",
-                        "ORPHAN_LEDGER_TXN:" + TradeTxnIds.txnId(T, "ghost"),
+                        "ORPHAN_LEDGER_TXN:" + LedgerIds.tradeTxnId(T, "ghost"),
                         "PROJECTION_LAG:C1:ACME:V:2");
         breaks.values().forEach(r -> assertThat(r.get("batchId").s()).isEqualTo(b1));
         assertThat(breaks.get("AMOUNT_MISMATCH:f3").get("evidence").s())
@@ -218,7 +218,7 @@ class ReconciliationITCase {
             String price,
             String fee,
             BigDecimal cashError) {
-        String txnId = TradeTxnIds.txnId(T, tradeId);
+        String txnId = LedgerIds.tradeTxnId(T, tradeId);
         BigDecimal cons =
                 new BigDecimal(price)
                         .multiply(new BigDecimal(qty))

@@ -1,5 +1,6 @@
 package io.streamledger.operators.ledgercheck;
 
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.io.Serializable;
 import java.time.Duration;
@@ -7,7 +8,7 @@ import java.util.List;
 
 /**
  * Limits and SLAs of the ledger checks (CS11, AP10/AP11/AP12): every wait and every buffer is
- * bounded (STYLE habit 9).
+ * bounded.
  *
  * @param txnSlaMillis how long a transaction may stay incomplete
  * @param controlSlaMillis how long postings and their authority version may wait for each other
@@ -15,7 +16,8 @@ import java.util.List;
  * @param doneRetentionMillis how long a decided transaction is remembered to drop late duplicates
  * @param maxLinesPerTxn lines per transaction before TXN_LINE_LIMIT
  * @param maxParkedVersions authority versions parked behind a gap before AUTHORITY_VERSION_GAP
- * @param monthlyPostingLimit AP10: postings per account-month (2,000,000 in the seed)
+ * @param monthlyPostingLimit AP10: postings per account-month ({@link
+ *     PostingSequence#MAX_POSTINGS_PER_MONTH})
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available (house accounts)
  */
 public record LedgerCheckConfig(
@@ -28,9 +30,6 @@ public record LedgerCheckConfig(
         long monthlyPostingLimit,
         List<String> overdraftExemptPrefixes)
         implements Serializable {
-
-    /** Seed AP10: "max2m/month". */
-    public static final long SEED_MONTHLY_LIMIT = 2_000_000L;
 
     public LedgerCheckConfig {
         if (txnSlaMillis <= 0 || controlSlaMillis <= 0 || gapSlaMillis <= 0) {
@@ -63,7 +62,7 @@ public record LedgerCheckConfig(
                 Duration.ofMinutes(30).toMillis(),
                 1000,
                 64,
-                SEED_MONTHLY_LIMIT,
+                PostingSequence.MAX_POSTINGS_PER_MONTH,
                 OverdraftExemptions.DEFAULT_PREFIXES);
     }
 

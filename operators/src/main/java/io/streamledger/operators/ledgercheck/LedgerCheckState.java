@@ -5,6 +5,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.IntSerializer;
 
 /**
  * The ledger checks' wire contract in one place (CS11, AP15): operator uids and names, keyed-state
@@ -28,8 +29,17 @@ public final class LedgerCheckState {
     public static final String BREAK_METRICS_UID = "ledgercheck-break-metrics-v1";
 
     // ---- TransactionBalanceCheck, keyed by tenant/txnId ----
-    /** line number → "assetType:asset|amount". */
-    public static final MapStateDescriptor<Integer, String> TXN_LINES =
+    /** line number → the line (asset + exact amount). */
+    public static final MapStateDescriptor<Integer, TxnLine> TXN_LINES =
+            new MapStateDescriptor<>(
+                    "txn-lines-v2", IntSerializer.INSTANCE, TxnLineSerializer.INSTANCE);
+
+    /**
+     * The lines as written before {@link #TXN_LINES}: line number → {@code assetType:asset|amount}.
+     * Restored from old savepoints and drained into {@link #TXN_LINES} by the key's next element or
+     * timer; every key with lines has a timer, so it is empty one transaction SLA after a restore.
+     */
+    public static final MapStateDescriptor<Integer, String> LEGACY_TXN_LINES =
             new MapStateDescriptor<>("txn-lines", Types.INT, Types.STRING);
 
     public static final ValueStateDescriptor<TxnProgress> TXN_STATE =

@@ -4,9 +4,8 @@ import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.keys.AuthorityKey;
-import io.streamledger.model.keys.KeyPaths;
-import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -15,36 +14,13 @@ import javax.annotation.Nullable;
 
 /**
  * Maps a Ledger-table {@link ChangeRecord} to a {@link LedgerFact} (CS11): POST# postings (IDX10),
- * AUTH# authorities (IDX11) and the account-month counters; other items are skipped (empty). The
- * attribute names are those the command service and the posting job write.
+ * AUTH# authorities (IDX11) and the account-month counters; other items are skipped (empty).
+ * Names and prefixes are {@link LedgerSchema}'s.
  *
  * @throws IllegalArgumentException from {@link #fromChange} for a ledger item that cannot be read
  *     (the source dead-letters it with the message)
  */
 public final class LedgerFacts {
-
-    public static final String POSTING_SK_PREFIX = "POST#";
-    public static final String COUNTER_SK_PREFIX = MonthCounterKey.SK_PREFIX;
-
-    // attribute names (command LedgerService / jobs LedgerItems)
-    public static final String P_TXN = "txnId";
-    public static final String P_LINE = "line";
-    public static final String P_AMOUNT = "amount";
-    public static final String P_ASSET_TYPE = "assetType";
-    public static final String P_ASSET = "asset";
-    public static final String P_SEQ = "sequence";
-
-    /**
-     * Lines of the whole transaction on every posting. Neither writer sets it yet; when absent the
-     * balance check decides at the SLA instead of on the last line.
-     */
-    public static final String P_LINE_COUNT = "lineCount";
-
-    public static final String A_POSTED = "posted";
-    public static final String A_RESERVED = "reserved";
-    public static final String A_AVAILABLE = "available";
-    public static final String A_LAST_TXN = "lastTxnId";
-    public static final String C_MONTH_COUNT = "monthCount";
 
     private LedgerFacts() {}
 
@@ -54,14 +30,13 @@ public final class LedgerFacts {
         if (pk == null || sk == null) {
             return Optional.empty();
         }
-        if (sk.startsWith(POSTING_SK_PREFIX)) {
+        if (LedgerSchema.isPosting(sk)) {
             return Optional.of(posting(change, pk, sk));
         }
-        if (sk.startsWith(KeyPaths.IDX11_SK_CASH.literalPrefix())
-                || sk.startsWith(KeyPaths.IDX11_SK_SEC.literalPrefix())) {
+        if (LedgerSchema.isAuthority(sk)) {
             return Optional.of(authority(change, pk, sk));
         }
-        if (sk.startsWith(COUNTER_SK_PREFIX)) {
+        if (LedgerSchema.isCounter(sk)) {
             return Optional.of(counter(change, pk, sk));
         }
         return Optional.empty();
@@ -95,15 +70,15 @@ public final class LedgerFacts {
             }
             return f; // a MODIFY/REMOVE is a break whatever the images say
         }
-        f.assetType = str(img, P_ASSET_TYPE, true);
-        f.asset = str(img, P_ASSET, true);
-        f.amount = number(img, P_AMOUNT, true).toPlainString();
-        BigDecimal count = number(img, P_LINE_COUNT, false);
+        f.assetType = str(img, LedgerSchema.ASSET_TYPE, true);
+        f.asset = str(img, LedgerSchema.ASSET, true);
+        f.amount = number(img, LedgerSchema.AMOUNT, true).toPlainString();
+        BigDecimal count = number(img, LedgerSchema.LINE_COUNT, false);
         f.lineCount = count == null ? 0 : count.intValueExact();
-        BigDecimal seq = number(img, P_SEQ, false);
+        BigDecimal seq = number(img, LedgerSchema.SEQUENCE, false);
         f.sequence = seq == null ? -1 : seq.longValueExact();
         if (change.operation() == Operation.MODIFY && change.oldImage() != null) {
-            BigDecimal old = number(change.oldImage(), P_AMOUNT, false);
+            BigDecimal old = number(change.oldImage(), LedgerSchema.AMOUNT, false);
             f.oldAmount = old == null ? null : old.toPlainString();
         }
         return f;
@@ -120,7 +95,7 @@ public final class LedgerFacts {
         Map<String, AttributeValue> old = change.oldImage();
         if (change.operation() == Operation.REMOVE) {
             if (old != null) {
-                f.version = number(old, Attr.VERSION, true).longValueExact();
+                f.version = number(old, LedgerSchema.VERSION, true).longValueExact();
             }
             return f;
         }
@@ -128,34 +103,34 @@ public final class LedgerFacts {
             throw new IllegalArgumentException(
                     "authority change " + change.eventId() + " has no new image (stream view?)");
         }
-        f.version = number(img, Attr.VERSION, true).longValueExact();
-        BigDecimal posted = number(img, A_POSTED, true);
-        BigDecimal reserved = number(img, A_RESERVED, false);
+        f.version = number(img, LedgerSchema.VERSION, true).longValueExact();
+        BigDecimal posted = number(img, LedgerSchema.POSTED, true);
+        BigDecimal reserved = number(img, LedgerSchema.RESERVED, false);
         f.posted = posted.toPlainString();
         f.reserved = (reserved == null ? BigDecimal.ZERO : reserved).toPlainString();
-        BigDecimal available = number(img, A_AVAILABLE, false);
+        BigDecimal available = number(img, LedgerSchema.AVAILABLE, false);
         f.available = available == null ? null : available.toPlainString();
-        f.lastTxnId = str(img, A_LAST_TXN, false);
+        f.lastTxnId = str(img, LedgerSchema.LAST_TXN_ID, false);
         if (change.operation() == Operation.INSERT) {
             f.oldVersion = 0;
             f.oldPosted = "0";
         } else if (old != null) {
-            f.oldVersion = number(old, Attr.VERSION, true).longValueExact();
-            f.oldPosted = number(old, A_POSTED, true).toPlainString();
+            f.oldVersion = number(old, LedgerSchema.VERSION, true).longValueExact();
+            f.oldPosted = number(old, LedgerSchema.POSTED, true).toPlainString();
         }
         return f;
     }
 
     private static LedgerFact counter(ChangeRecord change, String pk, String sk) {
         LedgerFact f = base(change, FactKind.MONTH_COUNTER, pk, sk);
-        f.month = sk.substring(COUNTER_SK_PREFIX.length());
+        f.month = sk.substring(LedgerSchema.COUNTER_SK_PREFIX.length());
         Map<String, AttributeValue> img = change.newImage();
         if (img == null) {
             return f;
         }
-        f.tenant = str(img, "tenant", true);
-        f.account = str(img, "accountId", true);
-        BigDecimal count = number(img, C_MONTH_COUNT, false);
+        f.tenant = str(img, LedgerSchema.TENANT, true);
+        f.account = str(img, LedgerSchema.ACCOUNT, true);
+        BigDecimal count = number(img, LedgerSchema.MONTH_COUNT, false);
         f.monthCount = count == null ? -1 : count.longValueExact();
         return f;
     }

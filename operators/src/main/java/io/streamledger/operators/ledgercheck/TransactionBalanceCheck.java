@@ -29,7 +29,8 @@ public final class TransactionBalanceCheck
 
     private final LedgerCheckConfig config;
 
-    private transient MapState<Integer, String> lines;
+    private transient MapState<Integer, TxnLine> lines;
+    private transient MapState<Integer, String> legacyLines;
     private transient ValueState<TxnProgress> progress;
     private transient CheckMetrics metrics;
 
@@ -40,6 +41,7 @@ public final class TransactionBalanceCheck
     @Override
     public void open(OpenContext ctx) {
         lines = getRuntimeContext().getMapState(LedgerCheckState.TXN_LINES);
+        legacyLines = getRuntimeContext().getMapState(LedgerCheckState.LEGACY_TXN_LINES);
         progress = getRuntimeContext().getState(LedgerCheckState.TXN_STATE);
         metrics = new CheckMetrics(getRuntimeContext().getMetricGroup());
     }
@@ -54,6 +56,7 @@ public final class TransactionBalanceCheck
         if (f.kind != FactKind.POSTING || f.operation != Operation.INSERT) {
             throw new IllegalStateException("TransactionBalanceCheck was routed " + f);
         }
+        migrateLegacyLines();
         TxnProgress p = progress.value();
         if (p != null && p.decided) {
             metrics.duplicate();
@@ -68,10 +71,10 @@ public final class TransactionBalanceCheck
             p.timerAt = now + config.txnSlaMillis();
             ctx.timerService().registerProcessingTimeTimer(p.timerAt);
         }
-        String value = f.assetType + ":" + f.asset + "|" + f.amount;
-        String seen = lines.get(f.line);
+        TxnLine value = TxnLine.of(f);
+        TxnLine seen = lines.get(f.line);
         if (seen != null) {
-            if (sameLine(seen, value)) {
+            if (seen.sameAs(value)) {
                 metrics.duplicate();
                 progress.update(p);
                 return;
@@ -88,8 +91,8 @@ public final class TransactionBalanceCheck
                             Evidence.of()
                                     .put("txnId", f.txnId)
                                     .put("line", f.line)
-                                    .put("first", seen)
-                                    .put("second", value),
+                                    .put("first", seen.toString())
+                                    .put("second", value.toString()),
                             f.tenant,
                             f.txnId,
                             f.line));
@@ -147,6 +150,7 @@ public final class TransactionBalanceCheck
 
     @Override
     public void onTimer(long ts, OnTimerContext ctx, Collector<BreakRecord> out) throws Exception {
+        migrateLegacyLines();
         TxnProgress p = progress.value();
         if (p == null || ts != p.timerAt) {
             return; // a timer of an earlier, already-cleared life of this key
@@ -183,9 +187,8 @@ public final class TransactionBalanceCheck
     private BreakRecord balance(TxnProgress p, String basis) throws Exception {
         metrics.evaluated();
         Map<String, BigDecimal> sums = new TreeMap<>();
-        for (String v : lines.values()) {
-            int bar = v.indexOf('|');
-            sums.merge(v.substring(0, bar), new BigDecimal(v.substring(bar + 1)), BigDecimal::add);
+        for (TxnLine l : lines.values()) {
+            sums.merge(l.assetKey(), l.amount(), BigDecimal::add);
         }
         boolean balanced = sums.values().stream().allMatch(s -> s.signum() == 0);
         if (balanced) {
@@ -232,8 +235,8 @@ public final class TransactionBalanceCheck
     }
 
     private String describe() throws Exception {
-        Map<Integer, String> sorted = new TreeMap<>();
-        for (Map.Entry<Integer, String> e : lines.entries()) {
+        Map<Integer, TxnLine> sorted = new TreeMap<>();
+        for (Map.Entry<Integer, TxnLine> e : lines.entries()) {
             sorted.put(e.getKey(), e.getValue());
         }
         StringBuilder b = new StringBuilder();
@@ -242,13 +245,14 @@ public final class TransactionBalanceCheck
         return b.toString();
     }
 
-    /** Same asset and numerically equal amount (1.0 and 1.00 are the same posting). */
-    private static boolean sameLine(String a, String b) {
-        int ia = a.indexOf('|');
-        int ib = b.indexOf('|');
-        return a.substring(0, ia).equals(b.substring(0, ib))
-                && new BigDecimal(a.substring(ia + 1))
-                                .compareTo(new BigDecimal(b.substring(ib + 1)))
-                        == 0;
+    /** Moves lines restored from the string-typed state of older savepoints into the typed state. */
+    private void migrateLegacyLines() throws Exception {
+        if (legacyLines.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Integer, String> e : legacyLines.entries()) {
+            lines.put(e.getKey(), TxnLine.fromLegacy(e.getValue()));
+        }
+        legacyLines.clear();
     }
 }

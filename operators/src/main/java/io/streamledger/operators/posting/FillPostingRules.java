@@ -1,10 +1,15 @@
 package io.streamledger.operators.posting;
 
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.ledger.HouseAccounts;
+import io.streamledger.model.ledger.LedgerIds;
+import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.model.money.Allocation;
 import io.streamledger.model.money.AmountException;
 import io.streamledger.model.money.CurrencyPolicy;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.money.Quantity;
+import io.streamledger.model.order.OrderSide;
 import io.streamledger.operators.posting.PostingRejectedException.Reason;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -20,24 +25,24 @@ import java.util.Map;
  * <pre>
  *  BUY : c CASH −consideration, CLEARING CASH +consideration, c SEC +qty, CLEARING SEC −qty
  *  SELL: c CASH +consideration, CLEARING CASH −consideration, c SEC −qty, CLEARING SEC +qty
- *  fee : c CASH −fee, FEES-&lt;line&gt; CASH +share … (FeeSplit; residual line takes the remainder)
+ *  fee : c CASH −fee, FEES-&lt;line&gt; CASH +share … (residual fee line takes the remainder)
  * </pre>
  *
- * consideration = price × quantity rounded once to the currency's scale with the FeeSplit's
- * explicit rounding mode; the exact gross and the residual are recorded on the transaction.
+ * consideration and fee shares are rounded by the {@link RoundingPolicy}; the exact gross and the
+ * residual are recorded on the transaction. House accounts come from {@link HouseAccounts}.
  */
 public final class FillPostingRules implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    public static final String CASH = "CASH";
-    public static final String SEC = "SEC";
+    private static final AuthorityKey.Kind CASH = AuthorityKey.Kind.CASH;
+    private static final AuthorityKey.Kind SEC = AuthorityKey.Kind.SEC;
 
-    private final FeeSplit feeSplit;
+    private final RoundingPolicy rounding;
     private final HouseAccounts house;
 
-    public FillPostingRules(FeeSplit feeSplit, HouseAccounts house) {
-        this.feeSplit = feeSplit;
+    public FillPostingRules(RoundingPolicy rounding, HouseAccounts house) {
+        this.rounding = rounding;
         this.house = house;
     }
 
@@ -58,15 +63,12 @@ public final class FillPostingRules implements Serializable {
         if (f.getQuantity() == null || f.getPrice() == null) {
             throw new PostingRejectedException(Reason.MISSING_FIELD, "quantity and price required");
         }
-        boolean buy;
-        if ("BUY".equals(f.getSide())) {
-            buy = true;
-        } else if ("SELL".equals(f.getSide())) {
-            buy = false;
-        } else {
+        OrderSide side = OrderSide.parse(f.getSide());
+        if (side == null) {
             throw new PostingRejectedException(
                     Reason.UNKNOWN_SIDE, "side '" + f.getSide() + "' is neither BUY nor SELL");
         }
+        boolean buy = side == OrderSide.BUY;
         if (!CurrencyPolicy.isKnown(f.getCurrency())) {
             throw new PostingRejectedException(
                     Reason.UNKNOWN_CURRENCY,
@@ -104,11 +106,11 @@ public final class FillPostingRules implements Serializable {
         }
 
         // ---- the transaction ----
-        String sourceId = PostingIds.tradeSourceId(f.getTradeId());
-        String txnId = PostingIds.txnId(f.getTenant(), sourceId);
-        BigDecimal gross = price.amount().multiply(qty.value());
-        Money consideration =
-                Money.of(gross.setScale(price.scale(), feeSplit.roundingMode()), f.getCurrency());
+        String sourceId = LedgerIds.tradeSourceId(f.getTradeId());
+        String txnId = LedgerIds.txnId(f.getTenant(), sourceId);
+        RoundingPolicy.Consideration c =
+                rounding.consideration(price.amount(), qty.value(), f.getCurrency());
+        Money consideration = c.rounded();
         String client = f.getAccountId();
         String clearing = house.clearing(client);
         BigDecimal cashSign = buy ? BigDecimal.ONE.negate() : BigDecimal.ONE;
@@ -138,12 +140,7 @@ public final class FillPostingRules implements Serializable {
                 "SECURITIES_CONTRA");
         if (feeMoney.signum() > 0) {
             add(lines, client, CASH, ccy, feeMoney.amount().negate(), "FEE");
-            Allocation split =
-                    Allocation.allocate(
-                            feeMoney,
-                            feeSplit.allocationLines(),
-                            feeSplit.residualLine(),
-                            feeSplit.roundingMode());
+            Allocation split = rounding.splitFee(feeMoney);
             for (Map.Entry<String, Money> share : split.lines().entrySet()) {
                 if (share.getValue().signum() != 0) {
                     add(
@@ -163,9 +160,9 @@ public final class FillPostingRules implements Serializable {
                         sourceId,
                         Instant.ofEpochMilli(f.getExecutedAtMillis()),
                         lines,
-                        gross,
+                        c.grossExact(),
                         consideration.amount(),
-                        feeSplit.roundingMode());
+                        rounding.roundingMode());
         if (!plan.isBalanced()) {
             throw new IllegalStateException(
                     "unbalanced transaction " + plan.sumByAsset() + " for " + f);
@@ -176,7 +173,7 @@ public final class FillPostingRules implements Serializable {
     private static void add(
             List<LedgerLine> lines,
             String account,
-            String type,
+            AuthorityKey.Kind type,
             String asset,
             BigDecimal amount,
             String role) {

@@ -1,5 +1,6 @@
 package io.streamledger.operators.posting;
 
+import io.streamledger.model.keys.AuthorityKey;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -9,7 +10,7 @@ import java.util.Objects;
  *
  * @param line 1-based line number within the transaction
  * @param accountId account the line posts to
- * @param assetType {@code CASH} or {@code SEC} (the AP12 authority kind)
+ * @param assetType CASH or SEC (the AP12 authority kind)
  * @param asset currency code or instrument symbol
  * @param amount signed exact amount
  * @param role why the line exists, e.g. {@code CONSIDERATION} or {@code FEE_INCOME:BROKER}
@@ -17,7 +18,7 @@ import java.util.Objects;
 public record LedgerLine(
         int line,
         String accountId,
-        String assetType,
+        AuthorityKey.Kind assetType,
         String asset,
         BigDecimal amount,
         String role) {

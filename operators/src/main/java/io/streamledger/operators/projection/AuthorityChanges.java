@@ -4,7 +4,7 @@ import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.keys.AuthorityKey;
-import io.streamledger.model.keys.KeyPaths;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
 import java.math.BigDecimal;
@@ -23,17 +23,6 @@ public final class AuthorityChanges {
 
     /** {@link GateEvent#getKind()} of every authority event. */
     public static final String KIND = "AuthorityChanged";
-
-    // attribute names of the AP12 authority item (written by command/ and the posting job)
-    public static final String A_TENANT = "tenant";
-    public static final String A_ACCOUNT = "accountId";
-    public static final String A_ASSET_TYPE = "assetType";
-    public static final String A_ASSET = "asset";
-    public static final String A_POSTED = "posted";
-    public static final String A_RESERVED = "reserved";
-    public static final String A_AVAILABLE = "available";
-    public static final String A_VERSION = Attr.VERSION;
-    public static final String A_UPDATED = "updatedAt";
 
     private AuthorityChanges() {}
 
@@ -55,8 +44,7 @@ public final class AuthorityChanges {
         String sk = change.stringKey(Attr.SK);
         if (pk == null
                 || sk == null
-                || !(sk.startsWith(KeyPaths.IDX11_SK_CASH.literalPrefix())
-                        || sk.startsWith(KeyPaths.IDX11_SK_SEC.literalPrefix()))) {
+                || !LedgerSchema.isAuthority(sk)) {
             return Optional.empty();
         }
         AuthorityKey key = AuthorityKey.parse(pk, sk);
@@ -70,17 +58,17 @@ public final class AuthorityChanges {
             throw new IllegalArgumentException(
                     "authority change " + change.eventId() + " has no new image (stream view?)");
         }
-        long version = number(img, A_VERSION).longValueExact();
-        BigDecimal posted = number(img, A_POSTED);
+        long version = number(img, LedgerSchema.VERSION).longValueExact();
+        BigDecimal posted = number(img, LedgerSchema.POSTED);
         BigDecimal reserved =
-                img.containsKey(A_RESERVED) ? number(img, A_RESERVED) : BigDecimal.ZERO;
+                img.containsKey(LedgerSchema.RESERVED) ? number(img, LedgerSchema.RESERVED) : BigDecimal.ZERO;
         BigDecimal available =
-                img.containsKey(A_AVAILABLE) ? number(img, A_AVAILABLE) : posted.subtract(reserved);
+                img.containsKey(LedgerSchema.AVAILABLE) ? number(img, LedgerSchema.AVAILABLE) : posted.subtract(reserved);
         AuthoritySnapshot snap =
                 new AuthoritySnapshot(
                         key.tenant(),
                         key.account(),
-                        key.kind().name(),
+                        key.kind(),
                         key.asset(),
                         posted,
                         reserved,
@@ -100,7 +88,7 @@ public final class AuthorityChanges {
     }
 
     private static long eventTime(Map<String, AttributeValue> img, long fallback) {
-        if (img.get(A_UPDATED) instanceof AttributeValue.S s) {
+        if (img.get(LedgerSchema.UPDATED_AT) instanceof AttributeValue.S s) {
             try {
                 return Instant.parse(s.value()).toEpochMilli();
             } catch (DateTimeParseException e) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.model.json.StrictMapper;
+import io.streamledger.model.keys.AuthorityKey;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -23,14 +25,14 @@ import java.util.Objects;
 public record AuthoritySnapshot(
         String tenant,
         String accountId,
-        String assetType,
+        AuthorityKey.Kind assetType,
         String asset,
         BigDecimal posted,
         BigDecimal reserved,
         BigDecimal available,
         long version) {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectMapper MAPPER = StrictMapper.MAPPER;
 
     public AuthoritySnapshot {
         Objects.requireNonNull(tenant, "tenant");
@@ -46,7 +48,7 @@ public record AuthoritySnapshot(
         ObjectNode o = MAPPER.createObjectNode();
         o.put("tenant", tenant);
         o.put("accountId", accountId);
-        o.put("assetType", assetType);
+        o.put("assetType", assetType.name());
         o.put("asset", asset);
         o.put("posted", posted.toPlainString());
         o.put("reserved", reserved.toPlainString());
@@ -68,7 +70,7 @@ public record AuthoritySnapshot(
             return new AuthoritySnapshot(
                     n.get("tenant").textValue(),
                     n.get("accountId").textValue(),
-                    n.get("assetType").textValue(),
+                    AuthorityKey.Kind.valueOf(n.get("assetType").textValue()),
                     n.get("asset").textValue(),
                     new BigDecimal(n.get("posted").textValue()),
                     new BigDecimal(n.get("reserved").textValue()),

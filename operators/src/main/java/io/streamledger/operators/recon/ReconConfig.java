@@ -1,25 +1,27 @@
 package io.streamledger.operators.recon;
 
+import io.streamledger.model.ledger.RoundingPolicy;
 import java.io.Serializable;
-import java.math.RoundingMode;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The declared reconciliation window (AP14): size and allowed lateness in event time, the
- * projection SLA for the positions check, and the documented consideration rounding (price scale,
- * HALF_EVEN, as the posting job's FeeSplit default).
+ * projection SLA for the positions check, and the rounding policy the expected ledger movement is
+ * recomputed with (the posting job's, {@link RoundingPolicy#DEFAULT}).
  */
 public record ReconConfig(
         long windowMillis,
         long allowedLatenessMillis,
         long projectionSlaMillis,
-        RoundingMode considerationRounding)
+        RoundingPolicy rounding)
         implements Serializable {
 
     public ReconConfig {
         if (windowMillis <= 0 || allowedLatenessMillis < 0 || projectionSlaMillis <= 0) {
             throw new IllegalArgumentException("window > 0, lateness >= 0, SLA > 0 required");
         }
+        Objects.requireNonNull(rounding, "rounding must be explicit");
     }
 
     public static ReconConfig of(Duration window, Duration lateness, Duration projectionSla) {
@@ -27,6 +29,6 @@ public record ReconConfig(
                 window.toMillis(),
                 lateness.toMillis(),
                 projectionSla.toMillis(),
-                RoundingMode.HALF_EVEN);
+                RoundingPolicy.DEFAULT);
     }
 }

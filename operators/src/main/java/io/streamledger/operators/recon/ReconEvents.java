@@ -3,6 +3,9 @@ package io.streamledger.operators.recon;
 import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.KeyPaths;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import java.time.Instant;
 import java.util.Map;
@@ -21,7 +24,7 @@ public final class ReconEvents {
 
     public static Optional<ReconEvent> fromExecution(ChangeRecord c) {
         String sk = c.stringKey(Attr.SK);
-        if (sk == null || !sk.startsWith("TRADE#") || c.operation() != Operation.INSERT) {
+        if (sk == null || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix()) || c.operation() != Operation.INSERT) {
             return Optional.empty();
         }
         Map<String, AttributeValue> i = c.newImage();
@@ -49,33 +52,36 @@ public final class ReconEvents {
             return Optional.empty();
         }
         Map<String, AttributeValue> i = c.newImage();
-        if (sk.startsWith("POST#") && c.operation() == Operation.INSERT && i.containsKey("role")) {
+        if (LedgerSchema.isPosting(sk)
+                && c.operation() == Operation.INSERT
+                && i.containsKey(LedgerSchema.ROLE)) {
             ReconEvent e = new ReconEvent();
             e.kind = ReconEvent.Kind.POSTING;
-            e.tenant = str(i, "tenant");
-            e.txnId = str(i, "txnId");
-            e.sourceId = opt(i, "sourceId");
-            e.line = Integer.parseInt(num(i, "line"));
-            e.account = str(i, "accountId");
-            e.assetType = str(i, "assetType");
-            e.asset = str(i, "asset");
-            e.amount = num(i, "amount");
-            e.role = str(i, "role");
-            String at = opt(i, "effectiveAt");
+            e.tenant = str(i, LedgerSchema.TENANT);
+            e.txnId = str(i, LedgerSchema.TXN_ID);
+            e.sourceId = opt(i, LedgerSchema.SOURCE_ID);
+            e.line = Integer.parseInt(num(i, LedgerSchema.LINE));
+            e.account = str(i, LedgerSchema.ACCOUNT);
+            e.assetType = str(i, LedgerSchema.ASSET_TYPE);
+            e.asset = str(i, LedgerSchema.ASSET);
+            e.amount = num(i, LedgerSchema.AMOUNT);
+            e.role = str(i, LedgerSchema.ROLE);
+            String at = opt(i, LedgerSchema.EFFECTIVE_AT);
             e.eventTimeMillis =
-                    Instant.parse(at != null ? at : str(i, "recordedAt")).toEpochMilli();
+                    Instant.parse(at != null ? at : str(i, LedgerSchema.RECORDED_AT))
+                            .toEpochMilli();
             return Optional.of(e);
         }
-        if (sk.startsWith("AUTH#SEC#")) {
+        if (LedgerSchema.isSecurityAuthority(sk)) {
             ReconEvent e = new ReconEvent();
             e.kind = ReconEvent.Kind.AUTHORITY;
-            e.tenant = str(i, "tenant");
-            e.account = str(i, "accountId");
-            e.assetType = "SEC";
-            e.asset = str(i, "asset");
-            e.version = Long.parseLong(num(i, Attr.VERSION));
-            e.posted = num(i, "posted");
-            String at = opt(i, "updatedAt");
+            e.tenant = str(i, LedgerSchema.TENANT);
+            e.account = str(i, LedgerSchema.ACCOUNT);
+            e.assetType = AuthorityKey.Kind.SEC.name();
+            e.asset = str(i, LedgerSchema.ASSET);
+            e.version = Long.parseLong(num(i, LedgerSchema.VERSION));
+            e.posted = num(i, LedgerSchema.POSTED);
+            String at = opt(i, LedgerSchema.UPDATED_AT);
             e.eventTimeMillis =
                     at != null
                             ? Instant.parse(at).toEpochMilli()

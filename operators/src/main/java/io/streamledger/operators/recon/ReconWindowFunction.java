@@ -1,6 +1,7 @@
 package io.streamledger.operators.recon;
 
-import io.streamledger.model.money.CurrencyPolicy;
+import io.streamledger.model.ledger.LedgerIds;
+import io.streamledger.model.order.OrderSide;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -120,7 +121,7 @@ public final class ReconWindowFunction
         List<BreakRecord> found = new ArrayList<>();
         Map<String, String> fillTxn = new HashMap<>();
         for (ReconEvent f : fills.values()) {
-            String txnId = TradeTxnIds.txnId(f.tenant, f.tradeId);
+            String txnId = LedgerIds.tradeTxnId(f.tenant, f.tradeId);
             fillTxn.put(txnId, f.tradeId);
             List<ReconEvent> lines = txns.get(txnId);
             if (lines == null) {
@@ -276,17 +277,14 @@ public final class ReconWindowFunction
     record Expected(BigDecimal cash, BigDecimal securities) {}
 
     Expected expected(ReconEvent f) {
-        BigDecimal price = new BigDecimal(f.price);
         BigDecimal qty = new BigDecimal(f.quantity);
         BigDecimal consideration =
-                price.multiply(qty)
-                        .setScale(
-                                // the currency's scale: a stored DynamoDB number loses trailing
-                                // zeros, so the price's own scale is not reliable evidence
-                                CurrencyPolicy.of(f.currency).maxScale(),
-                                config.considerationRounding());
+                config.rounding()
+                        .consideration(new BigDecimal(f.price), qty, f.currency)
+                        .rounded()
+                        .amount();
         BigDecimal fee = f.fee == null ? BigDecimal.ZERO : new BigDecimal(f.fee);
-        boolean buy = "BUY".equalsIgnoreCase(f.side);
+        boolean buy = OrderSide.BUY.name().equalsIgnoreCase(f.side);
         BigDecimal cash = (buy ? consideration.negate() : consideration).subtract(fee);
         return new Expected(cash, buy ? qty : qty.negate());
     }

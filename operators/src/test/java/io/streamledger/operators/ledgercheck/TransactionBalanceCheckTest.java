@@ -6,12 +6,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamledger.operators.recon.BreakRecord;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.apache.flink.util.Collector;
 
 /** CS11 "balanced per currency once all lines arrived" and the incomplete-transaction SLA. */
 class TransactionBalanceCheckTest {
@@ -138,6 +142,84 @@ class TransactionBalanceCheckTest {
         h.processElement(posting("x7", 2, 2, "B", "USD", "-9"), 0);
         assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_UNBALANCED");
         assertThat(breaks().get(0).getEvidence()).contains("\"sum.CASH:USD\":\"1\"");
+    }
+
+    /** Writes the lines as the string-typed state of older savepoints held them. */
+    static final class LegacyLinesWriter extends KeyedProcessFunction<String, LedgerFact, Void> {
+        @Override
+        public void processElement(LedgerFact f, Context ctx, Collector<Void> out)
+                throws Exception {
+            MapState<Integer, String> legacy =
+                    getRuntimeContext().getMapState(LedgerCheckState.LEGACY_TXN_LINES);
+            legacy.put(f.line, f.assetType + ":" + f.asset + "|" + f.amount);
+            ValueState<TxnProgress> progress =
+                    getRuntimeContext().getState(LedgerCheckState.TXN_STATE);
+            if (progress.value() == null) {
+                TxnProgress p = new TxnProgress();
+                p.tenant = f.tenant;
+                p.txnId = f.txnId;
+                p.lineCount = f.lineCount;
+                p.firstEventTimeMillis = f.eventTimeMillis;
+                p.timerAt = CONFIG.txnSlaMillis();
+                ctx.timerService().registerProcessingTimeTimer(p.timerAt);
+                progress.update(p);
+            }
+        }
+    }
+
+    @Test
+    void linesOfTheStringTypedStateOfOlderSavepointsAreReadAndMigrated() throws Exception {
+        var writer =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new LegacyLinesWriter()),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        writer.open();
+        writer.processElement(posting("x9", 1, 3, "A", "USD", "100.00"), 0);
+        writer.processElement(posting("x9", 2, 3, "C", "USD", "-60.00"), 0);
+        OperatorSubtaskState old = writer.snapshot(1, 1);
+        writer.close();
+
+        h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        h.initializeState(old);
+        h.open();
+        h.processElement(posting("x9", 1, 3, "A", "USD", "100.0"), 0); // duplicate of a legacy line
+        assertThat(breaks()).isEmpty();
+        h.processElement(posting("x9", 3, 3, "B", "USD", "-30.00"), 0);
+        assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_UNBALANCED");
+        assertThat(breaks().get(0).getEvidence())
+                .contains("\"sum.CASH:USD\":\"10.00\"")
+                .contains("1=CASH:USD|100.00;2=CASH:USD|-60.00;3=CASH:USD|-30.00");
+        h.setProcessingTime(CONFIG.doneRetentionMillis() + CONFIG.txnSlaMillis() + 1);
+        assertThat(h.numKeyedStateEntries()).isZero();
+    }
+
+    @Test
+    void legacyLinesOfAKeyWithoutFurtherInputAreDrainedByItsTimer() throws Exception {
+        var writer =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new LegacyLinesWriter()),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        writer.open();
+        writer.processElement(posting("x10", 1, 2, "A", "USD", "5"), 0);
+        OperatorSubtaskState old = writer.snapshot(1, 1);
+        writer.close();
+
+        h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
+                        LedgerFact::txnKey,
+                        Types.STRING);
+        h.initializeState(old);
+        h.open();
+        h.setProcessingTime(CONFIG.txnSlaMillis());
+        assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_INCOMPLETE");
+        assertThat(breaks().get(0).getEvidence()).contains("1=CASH:USD|5");
     }
 
     @Test

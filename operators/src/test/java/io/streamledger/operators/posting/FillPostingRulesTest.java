@@ -3,6 +3,9 @@ package io.streamledger.operators.posting;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.streamledger.model.ledger.HouseAccounts;
+import io.streamledger.model.ledger.LedgerIds;
+import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.operators.posting.PostingRejectedException.Reason;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class FillPostingRulesTest {
 
     private final FillPostingRules rules =
-            new FillPostingRules(FeeSplit.DEFAULT, new HouseAccounts(4));
+            new FillPostingRules(RoundingPolicy.DEFAULT, new HouseAccounts(4));
 
     static TradeFill fill(String side, String qty, String price, String fee) {
         TradeFill f = new TradeFill();
@@ -91,7 +94,7 @@ class FillPostingRulesTest {
         PostingPlan b = rules.plan(fill("BUY", "1", "1.00", "0"));
         assertThat(a.txnId()).isEqualTo(b.txnId()).startsWith("t-").hasSize(34);
         assertThat(a.txnId())
-                .isEqualTo("t-" + PostingIds.sha256Hex("txn\nt1\nTRADE:tr-1").substring(0, 32));
+                .isEqualTo("t-" + LedgerIds.sha256Hex("txn\nt1\nTRADE:tr-1").substring(0, 32));
         assertThat(a.sourceId()).isEqualTo("TRADE:tr-1");
     }
 

@@ -1,5 +1,6 @@
 package io.streamledger.operators.recon;
 
+import io.streamledger.model.ledger.LedgerIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -78,7 +79,7 @@ class ReconWindowTest {
 
     private static List<ReconEvent> txn(String tradeId, long at) {
         List<ReconEvent> out = new ArrayList<>();
-        String txn = TradeTxnIds.txnId("t1", tradeId);
+        String txn = LedgerIds.tradeTxnId("t1", tradeId);
         String[][] lines = {
             {"C1", "CASH", "USD", "-20.00"}, {"H", "CASH", "USD", "20.00"},
             {"C1", "SEC", "ACME", "2"}, {"H", "SEC", "ACME", "-2"}

@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.bootstrap;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.ProjectionUpdate;
@@ -39,7 +40,7 @@ public final class NamespaceRowSink implements Sink<GateEvent> {
     public static Map<String, AttributeValue> item(VersionedWrite w) {
         Map<String, AttributeValue> item = new HashMap<>(w.key());
         item.putAll(w.attributes());
-        item.put(PortfolioRows.REVISION, AttributeValue.fromN(Long.toString(w.sourceVersion())));
+        item.put(ProjectionSchema.REVISION, AttributeValue.fromN(Long.toString(w.sourceVersion())));
         return item;
     }
 

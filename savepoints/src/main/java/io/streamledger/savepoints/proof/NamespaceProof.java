@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.proof;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -83,7 +84,7 @@ public final class NamespaceProof {
                 null,
                 row -> {
                     viewRows[0]++;
-                    String key = str(row, PortfolioRows.SOURCE_KEY);
+                    String key = str(row, ProjectionSchema.SOURCE_KEY);
                     if (view.put(key, row) != null) {
                         duplicates.add("view:" + key);
                     }
@@ -92,12 +93,12 @@ public final class NamespaceProof {
         Map<String, Map<String, AttributeValue>> cps = new HashMap<>();
         List<String> openGaps = new ArrayList<>();
         for (Map<String, AttributeValue> cp : checkpoints) {
-            String key = str(cp, PortfolioRows.SOURCE_KEY);
+            String key = str(cp, ProjectionSchema.SOURCE_KEY);
             if (cps.put(key, cp) != null) {
                 duplicates.add("checkpoint:" + key);
             }
-            AttributeValue gap = cp.get(PortfolioRows.GAP_OPEN);
-            long parked = num(cp, PortfolioRows.PARKED).longValue();
+            AttributeValue gap = cp.get(ProjectionSchema.GAP_OPEN);
+            long parked = num(cp, ProjectionSchema.PARKED).longValue();
             if ((gap != null && Boolean.TRUE.equals(gap.bool())) || parked != 0) {
                 openGaps.add(key);
             }

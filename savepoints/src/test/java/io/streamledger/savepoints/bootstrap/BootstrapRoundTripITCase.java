@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.bootstrap;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import static io.streamledger.savepoints.testing.ExportFixture.authority;
 import static io.streamledger.savepoints.testing.ExportFixture.posting;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,7 +98,7 @@ class BootstrapRoundTripITCase {
         Map<String, Map<String, AttributeValue>> bootstrapped = bySourceKey(ns.portfolioTable());
         assertThat(bootstrapped).hasSize(3);
         assertThat(version(bootstrapped, USD)).isEqualTo(3);
-        assertThat(bootstrapped.get(key(USD)).get(PortfolioRows.REVISION).n())
+        assertThat(bootstrapped.get(key(USD)).get(ProjectionSchema.REVISION).n())
                 .isEqualTo(Long.toString(3L << 20));
         assertThat(local.scan(ns.projectionTable())).hasSize(3);
 
@@ -141,7 +142,7 @@ class BootstrapRoundTripITCase {
         assertThat(version(after, GBP)).isEqualTo(1);
         // AAPL stays at its bootstrapped version 5 with the gap at 6 visible (CS07)
         assertThat(version(after, AAPL)).isEqualTo(5);
-        assertThat(after.get(key(AAPL)).get(PortfolioRows.GAP_OPEN).bool()).isTrue();
+        assertThat(after.get(key(AAPL)).get(ProjectionSchema.GAP_OPEN).bool()).isTrue();
     }
 
     @Test
@@ -174,7 +175,7 @@ class BootstrapRoundTripITCase {
     private Map<String, Map<String, AttributeValue>> bySourceKey(String table) {
         Map<String, Map<String, AttributeValue>> out = new HashMap<>();
         for (Map<String, AttributeValue> row : local.scan(table)) {
-            out.put(row.get(PortfolioRows.SOURCE_KEY).s(), row);
+            out.put(row.get(ProjectionSchema.SOURCE_KEY).s(), row);
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.compat;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.AAPL;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.EUR;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.USD;
@@ -117,11 +118,11 @@ class ProjectionStateCompatibilityITCase {
                 .containsExactlyInAnyOrder(key(AAPL) + "@2", key(AAPL) + "@3", key(EUR) + "@2");
         Map<String, Map<String, AttributeValue>> rows = new HashMap<>();
         local.scan(ns.portfolioTable())
-                .forEach(r -> rows.put(r.get(PortfolioRows.SOURCE_KEY).s(), r));
+                .forEach(r -> rows.put(r.get(ProjectionSchema.SOURCE_KEY).s(), r));
         assertThat(rows.get(key(AAPL)).get(Attr.SOURCE_VERSION).n()).isEqualTo("3");
-        assertThat(rows.get(key(AAPL)).get(PortfolioRows.GAP_OPEN).bool()).isFalse();
+        assertThat(rows.get(key(AAPL)).get(ProjectionSchema.GAP_OPEN).bool()).isFalse();
         // the tracker's restored revision continues above the fixture's rows
-        assertThat(Long.parseLong(rows.get(key(EUR)).get(PortfolioRows.REVISION).n()))
+        assertThat(Long.parseLong(rows.get(key(EUR)).get(ProjectionSchema.REVISION).n()))
                 .isEqualTo(2L << ProjectionState.REVISION_BITS);
     }
 

@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.it;
 
+import io.streamledger.model.projection.ProjectionSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.jobs.config.JobOptions;
@@ -182,7 +183,7 @@ class BackfillRunbookITCase {
         // the new namespace equals the oracle computed from the workload itself
         Map<String, Map<String, AttributeValue>> rows = new HashMap<>();
         for (Map<String, AttributeValue> r : local.scan(v2.portfolioTable())) {
-            rows.put(r.get(PortfolioRows.SOURCE_KEY).s(), r);
+            rows.put(r.get(ProjectionSchema.SOURCE_KEY).s(), r);
         }
         assertThat(rows.keySet()).isEqualTo(w.oracle().keySet());
         w.oracle()
