@@ -211,9 +211,10 @@ public final class LedgerItemCodec {
 
     /**
      * Item size as DynamoDB counts it: UTF-8 names and strings, numbers by significant digits
-     * ({@code (digits + 1) / 2 + 1}), 1 byte for booleans/null, 3 + entries for maps and lists, raw bytes for binary.
+     * ({@code (digits + 1) / 2 + 1}), 1 byte for booleans/null, 3 + entries for maps and lists, raw
+     * bytes for binary.
      */
-    static long itemSize(Map<String, AttributeValue> item) {
+    public static long itemSize(Map<String, AttributeValue> item) {
         long size = 0;
         for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
             size += utf8(e.getKey()) + valueSize(e.getValue());

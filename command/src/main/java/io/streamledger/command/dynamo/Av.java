@@ -1,5 +1,6 @@
 package io.streamledger.command.dynamo;
 
+import io.streamledger.aws.ledger.LedgerItemCodec;
 import java.math.BigDecimal;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -52,47 +53,6 @@ public final class Av {
      * Approximate DynamoDB item size: attribute names + values (UTF-8), per the documented rules.
      */
     public static int itemSize(Map<String, AttributeValue> item) {
-        int size = 0;
-        for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
-            size += utf8(e.getKey()) + valueSize(e.getValue());
-        }
-        return size;
-    }
-
-    private static int valueSize(AttributeValue v) {
-        if (v.s() != null) {
-            return utf8(v.s());
-        }
-        if (v.n() != null) {
-            // significant digits with leading/trailing zeros trimmed, as DynamoDB stores them
-            BigDecimal d = new BigDecimal(v.n()).abs();
-            int digits = d.signum() == 0 ? 1 : d.stripTrailingZeros().precision();
-            return (digits + 1) / 2 + 1;
-        }
-        if (v.bool() != null || Boolean.TRUE.equals(v.nul())) {
-            return 1;
-        }
-        if (v.hasM()) {
-            int s = 3;
-            for (Map.Entry<String, AttributeValue> e : v.m().entrySet()) {
-                s += utf8(e.getKey()) + valueSize(e.getValue()) + 1;
-            }
-            return s;
-        }
-        if (v.hasL()) {
-            int s = 3;
-            for (AttributeValue e : v.l()) {
-                s += valueSize(e) + 1;
-            }
-            return s;
-        }
-        if (v.b() != null) {
-            return v.b().asByteArray().length;
-        }
-        return 0;
-    }
-
-    private static int utf8(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return Math.toIntExact(LedgerItemCodec.itemSize(item));
     }
 }

@@ -2,10 +2,10 @@ package io.streamledger.command.ledger;
 
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.dynamo.Av;
-import java.math.BigDecimal;
-import java.time.Instant;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.ledger.LedgerSchema;
+import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

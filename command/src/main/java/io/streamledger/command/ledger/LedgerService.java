@@ -3,11 +3,11 @@ package io.streamledger.command.ledger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.dynamo.RetryPolicy;
@@ -19,16 +19,15 @@ import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.idempotency.RequestState;
-import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.ledger.PostingSequence;
-import java.time.temporal.ChronoUnit;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.YearMonth;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -217,7 +216,12 @@ public final class LedgerService {
             }
             LedgerTxnPlan plan =
                     LedgerTxnPlan.plan(
-                            txn, before, after, counters, tables.ledger(), executor.store().table());
+                            txn,
+                            before,
+                            after,
+                            counters,
+                            tables.ledger(),
+                            executor.store().table());
             if (write(claim, round, txn, plan, meter)) {
                 return plan.response();
             }
@@ -235,7 +239,11 @@ public final class LedgerService {
      * @return false when an authority or counter moved since it was read (re-read and re-decide)
      */
     private boolean write(
-            Claim claim, int round, LedgerTxnPlan.Txn txn, LedgerTxnPlan plan, CapacityMeter meter) {
+            Claim claim,
+            int round,
+            LedgerTxnPlan.Txn txn,
+            LedgerTxnPlan plan,
+            CapacityMeter meter) {
         List<TransactWriteItem> tx = new ArrayList<>(plan.writes());
         int requestIndex = tx.size();
         tx.add(executor.store().completionPut(claim, plan.response()));
@@ -405,11 +413,7 @@ public final class LedgerService {
             if (round > 0) {
                 versionBackoff.pause(round);
             }
-            Instant now =
-                    executor.store()
-                            .clock()
-                            .instant()
-                            .truncatedTo(ChronoUnit.MILLIS);
+            Instant now = executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS);
             Authority a = readAuthority(claim.tenant(), account, asset, meter);
             Map<String, BigDecimal> res = new TreeMap<>(a.reservations());
             Authority next;

@@ -1,11 +1,11 @@
 package io.streamledger.command.orders;
 
-import io.streamledger.model.order.OrderSide;
 import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.money.Quantity;
+import io.streamledger.model.order.OrderSide;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.annotation.Nullable;

@@ -3,10 +3,10 @@ package io.streamledger.command.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
 import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.model.ledger.LedgerSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -2,11 +2,11 @@ package io.streamledger.jobs.posting;
 
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerLimitExceeded;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
-import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.shard.ShardMap;
 import io.streamledger.operators.posting.LedgerLine;

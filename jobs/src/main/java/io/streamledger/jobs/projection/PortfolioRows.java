@@ -20,8 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The rows the projection writes (AP07, AP13): the Portfolio view position (IDX07 {@code
  * TEN#t#ACCT#a / POS#symbol}, cash as {@code POS#CASH:ccy}) and the projection checkpoint (IDX12
  * {@code PROJ#name#V#v#SHARD#h(sourceKey)%7 / SOURCE#key}), both guarded on {@link
- * ProjectionSchema#REVISION} so a
- * replay or an old savepoint never moves them backwards.
+ * ProjectionSchema#REVISION} so a replay or an old savepoint never moves them backwards.
  *
  * <p><b>The Portfolio view never authorizes anything (AP07 vs AP12).</b> It is an eventually
  * consistent, rebuildable copy that carries its {@code sourceVersion} and {@code gapOpen} so a
@@ -32,7 +31,8 @@ public final class PortfolioRows implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    public static final WriteGuard GUARD = WriteGuard.versionGuard(Attr.PK, ProjectionSchema.REVISION);
+    public static final WriteGuard GUARD =
+            WriteGuard.versionGuard(Attr.PK, ProjectionSchema.REVISION);
 
     private final String portfolioTable;
     private final String projectionTable;

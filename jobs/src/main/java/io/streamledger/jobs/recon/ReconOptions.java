@@ -1,8 +1,8 @@
 package io.streamledger.jobs.recon;
 
 import io.streamledger.model.ledger.PostingSequence;
-import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
 import io.streamledger.model.money.OverdraftExemptions;
+import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

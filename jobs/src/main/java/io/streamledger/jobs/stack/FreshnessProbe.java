@@ -1,8 +1,7 @@
 package io.streamledger.jobs.stack;
 
-import io.streamledger.model.projection.ProjectionSchema;
-import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.keys.PositionKey;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Attr;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,7 +100,9 @@ final class FreshnessProbe implements AutoCloseable {
                                         b.tableName(portfolioTable)
                                                 .filterExpression("#at >= :start")
                                                 .expressionAttributeNames(
-                                                        Map.of("#at", ProjectionSchema.PROJECTED_AT))
+                                                        Map.of(
+                                                                "#at",
+                                                                ProjectionSchema.PROJECTED_AT))
                                                 .expressionAttributeValues(
                                                         Map.of(
                                                                 ":start",

@@ -1,17 +1,16 @@
 package io.streamledger.jobs.bench;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.jobs.it.LocalStack;
 import io.streamledger.jobs.it.Workload;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
-import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.PositionKey;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -267,7 +266,8 @@ public final class FreshnessBenchmark {
 
     /** The IDX07 key of an account's cash row. */
     private static Map<String, AttributeValue> viewKey(String account) {
-        PositionKey k = new PositionKey(TENANT, account, ProjectionSchema.CASH_SYMBOL_PREFIX + "USD");
+        PositionKey k =
+                new PositionKey(TENANT, account, ProjectionSchema.CASH_SYMBOL_PREFIX + "USD");
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 

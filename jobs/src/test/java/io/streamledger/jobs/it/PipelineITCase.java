@@ -1,13 +1,11 @@
 package io.streamledger.jobs.it;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
-import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.projection.ProjectionSinks;
 import io.streamledger.jobs.source.ChangeSources;
@@ -18,6 +16,7 @@ import io.streamledger.local.fault.FaultRule;
 import io.streamledger.local.kinesis.KinesisDestinationOptions;
 import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;

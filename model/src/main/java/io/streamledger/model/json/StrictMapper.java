@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The project's one JSON configuration (CS10): numbers are read as BigDecimal, never double;
- * duplicate keys, trailing tokens and unknown properties are rejected. Every module reads and writes
- * JSON with {@link #MAPPER} or a mapper from {@link #builder(JsonFactory)} (same features, its own
- * read limits).
+ * duplicate keys, trailing tokens and unknown properties are rejected. Every module reads and
+ * writes JSON with {@link #MAPPER} or a mapper from {@link #builder(JsonFactory)} (same features,
+ * its own read limits).
  */
 public final class StrictMapper {
 

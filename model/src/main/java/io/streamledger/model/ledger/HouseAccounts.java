@@ -21,8 +21,11 @@ public final class HouseAccounts implements Serializable {
 
     private static final long serialVersionUID = 2L;
 
-    public static final String CLEARING = "HOUSE-CLEARING";
-    public static final String FEES = "HOUSE-FEES";
+    /** Start of every house account id. */
+    public static final String PREFIX = "HOUSE-";
+
+    public static final String CLEARING = PREFIX + "CLEARING";
+    public static final String FEES = PREFIX + "FEES";
 
     /** Version of the client-account → house-shard map (1 hashed txnId). */
     public static final int SHARD_MAP_VERSION = 2;
@@ -77,6 +80,6 @@ public final class HouseAccounts implements Serializable {
 
     /** True for any house account id, e.g. to leave them out of client reports. */
     public static boolean isHouse(String accountId) {
-        return accountId.startsWith("HOUSE-");
+        return accountId.startsWith(PREFIX);
     }
 }

@@ -1,9 +1,6 @@
 package io.streamledger.model.ledger;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.streamledger.model.shard.Sha256;
 
 /**
  * Deterministic ledger identities (AP08 step 4, AP10): a transaction's id is a function of tenant +
@@ -16,7 +13,7 @@ public final class LedgerIds {
 
     /** {@code t-} + first 32 hex chars of SHA-256(UTF-8("txn\n" + tenant + "\n" + sourceId)). */
     public static String txnId(String tenant, String sourceId) {
-        return "t-" + sha256Hex("txn\n" + tenant + "\n" + sourceId).substring(0, 32);
+        return "t-" + Sha256.hex("txn\n" + tenant + "\n" + sourceId).substring(0, 32);
     }
 
     /** Source business id of a fill's transaction: {@code TRADE:<tradeId>}. */
@@ -27,17 +24,5 @@ public final class LedgerIds {
     /** The transaction of a fill: {@code txnId(tenant, tradeSourceId(tradeId))}. */
     public static String tradeTxnId(String tenant, String tradeId) {
         return txnId(tenant, tradeSourceId(tradeId));
-    }
-
-    /** Lower-case hex SHA-256 of the UTF-8 bytes. */
-    public static String sha256Hex(String s) {
-        try {
-            return HexFormat.of()
-                    .formatHex(
-                            MessageDigest.getInstance("SHA-256")
-                                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
     }
 }

@@ -1,9 +1,9 @@
 package io.streamledger.model.ledger;
 
 /**
- * An account-month cannot take more postings (AP10/AP11): an expected rejection of the ledger, never
- * a silently grown bucket. The command service answers 422 with {@link Reason#name()} as the error
- * code; the posting job rejects the fill.
+ * An account-month cannot take more postings (AP10/AP11): an expected rejection of the ledger,
+ * never a silently grown bucket. The command service answers 422 with {@link Reason#name()} as the
+ * error code; the posting job rejects the fill.
  */
 public final class LedgerLimitExceeded extends Exception {
 

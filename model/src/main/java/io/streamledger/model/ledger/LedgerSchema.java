@@ -27,7 +27,9 @@ public final class LedgerSchema {
     public static final String SOURCE_ID = "sourceId";
     public static final String LINE = "line";
 
-    /** Lines of the whole transaction, on every posting: the ledger check knows when all arrived. */
+    /**
+     * Lines of the whole transaction, on every posting: the ledger check knows when all arrived.
+     */
     public static final String LINE_COUNT = "lineCount";
 
     public static final String AMOUNT = "amount";
@@ -63,8 +65,7 @@ public final class LedgerSchema {
     // ---- sort-key prefixes ----
     public static final String POSTING_SK_PREFIX = KeyPaths.IDX10_SK.literalPrefix();
     public static final String CASH_AUTHORITY_SK_PREFIX = KeyPaths.IDX11_SK_CASH.literalPrefix();
-    public static final String SECURITY_AUTHORITY_SK_PREFIX =
-            KeyPaths.IDX11_SK_SEC.literalPrefix();
+    public static final String SECURITY_AUTHORITY_SK_PREFIX = KeyPaths.IDX11_SK_SEC.literalPrefix();
     public static final String COUNTER_SK_PREFIX = MonthCounterKey.SK_PREFIX;
 
     /** Role prefix of the cash-consideration lines, which carry the rounding evidence (CS10). */

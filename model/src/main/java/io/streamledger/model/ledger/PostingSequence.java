@@ -2,8 +2,8 @@ package io.streamledger.model.ledger;
 
 /**
  * AP10/AP11 posting-sequence allocation of one account-month, shared by every ledger writer: a
- * bucket rolls at 250,000 postings or 150,000 KiB, whichever comes first; an account-month admits at
- * most 2,000,000 postings, beyond which the transaction is rejected. The counter lives in one
+ * bucket rolls at 250,000 postings or 150,000 KiB, whichever comes first; an account-month admits
+ * at most 2,000,000 postings, beyond which the transaction is rejected. The counter lives in one
  * per-account-month item written in the same transaction as the postings, so each sequence number
  * is allocated exactly once.
  */

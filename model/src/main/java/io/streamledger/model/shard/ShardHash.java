@@ -1,8 +1,6 @@
 package io.streamledger.model.shard;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.text.Normalizer;
 
 /**
@@ -25,7 +23,8 @@ public final class ShardHash {
      * Long#toUnsignedString(long)}).
      */
     public static long hash64(String businessKey) {
-        byte[] digest = sha256(requireCanonical(businessKey).getBytes(StandardCharsets.UTF_8));
+        byte[] digest =
+                Sha256.digest(requireCanonical(businessKey).getBytes(StandardCharsets.UTF_8));
         long h = 0;
         for (int i = 0; i < 8; i++) {
             h = (h << 8) | (digest[i] & 0xFFL);
@@ -69,13 +68,5 @@ public final class ShardHash {
                     "business key is not Unicode NFC; normalise it where it is created");
         }
         return businessKey;
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
     }
 }

@@ -59,7 +59,11 @@ class PostingSequenceTest {
     void rejectsWhenEveryBucketIsFull() {
         var c =
                 new PostingSequence.Counter(
-                        10, PostingSequence.MAX_BUCKET, PostingSequence.MAX_POSTINGS_PER_BUCKET, 0, 1);
+                        10,
+                        PostingSequence.MAX_BUCKET,
+                        PostingSequence.MAX_POSTINGS_PER_BUCKET,
+                        0,
+                        1);
         assertThatThrownBy(() -> PostingSequence.allocate("A", c, 1, 100))
                 .isInstanceOf(LedgerLimitExceeded.class)
                 .satisfies(

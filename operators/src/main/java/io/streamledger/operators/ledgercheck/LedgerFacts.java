@@ -14,8 +14,8 @@ import javax.annotation.Nullable;
 
 /**
  * Maps a Ledger-table {@link ChangeRecord} to a {@link LedgerFact} (CS11): POST# postings (IDX10),
- * AUTH# authorities (IDX11) and the account-month counters; other items are skipped (empty).
- * Names and prefixes are {@link LedgerSchema}'s.
+ * AUTH# authorities (IDX11) and the account-month counters; other items are skipped (empty). Names
+ * and prefixes are {@link LedgerSchema}'s.
  *
  * @throws IllegalArgumentException from {@link #fromChange} for a ledger item that cannot be read
  *     (the source dead-letters it with the message)

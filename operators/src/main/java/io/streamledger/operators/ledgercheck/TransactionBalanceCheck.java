@@ -245,7 +245,9 @@ public final class TransactionBalanceCheck
         return b.toString();
     }
 
-    /** Moves lines restored from the string-typed state of older savepoints into the typed state. */
+    /**
+     * Moves lines restored from the string-typed state of older savepoints into the typed state.
+     */
     private void migrateLegacyLines() throws Exception {
         if (legacyLines.isEmpty()) {
             return;

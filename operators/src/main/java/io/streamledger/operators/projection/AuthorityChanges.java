@@ -42,9 +42,7 @@ public final class AuthorityChanges {
     public static Optional<GateEvent> toGateEvent(ChangeRecord change) {
         String pk = change.stringKey(Attr.PK);
         String sk = change.stringKey(Attr.SK);
-        if (pk == null
-                || sk == null
-                || !LedgerSchema.isAuthority(sk)) {
+        if (pk == null || sk == null || !LedgerSchema.isAuthority(sk)) {
             return Optional.empty();
         }
         AuthorityKey key = AuthorityKey.parse(pk, sk);
@@ -61,9 +59,13 @@ public final class AuthorityChanges {
         long version = number(img, LedgerSchema.VERSION).longValueExact();
         BigDecimal posted = number(img, LedgerSchema.POSTED);
         BigDecimal reserved =
-                img.containsKey(LedgerSchema.RESERVED) ? number(img, LedgerSchema.RESERVED) : BigDecimal.ZERO;
+                img.containsKey(LedgerSchema.RESERVED)
+                        ? number(img, LedgerSchema.RESERVED)
+                        : BigDecimal.ZERO;
         BigDecimal available =
-                img.containsKey(LedgerSchema.AVAILABLE) ? number(img, LedgerSchema.AVAILABLE) : posted.subtract(reserved);
+                img.containsKey(LedgerSchema.AVAILABLE)
+                        ? number(img, LedgerSchema.AVAILABLE)
+                        : posted.subtract(reserved);
         AuthoritySnapshot snap =
                 new AuthoritySnapshot(
                         key.tenant(),

@@ -24,7 +24,9 @@ public final class ReconEvents {
 
     public static Optional<ReconEvent> fromExecution(ChangeRecord c) {
         String sk = c.stringKey(Attr.SK);
-        if (sk == null || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix()) || c.operation() != Operation.INSERT) {
+        if (sk == null
+                || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix())
+                || c.operation() != Operation.INSERT) {
             return Optional.empty();
         }
         Map<String, AttributeValue> i = c.newImage();

@@ -24,8 +24,7 @@ class TxnLineSerializerTest {
     @Test
     void roundTripKeepsTheExactAmountAndItsScale() throws IOException {
         TxnLine l = new TxnLine("CASH", "USD", new BigDecimal("-100.10"));
-        TxnLine back =
-                TxnLineSerializer.INSTANCE.deserialize(new DataInputDeserializer(bytes(l)));
+        TxnLine back = TxnLineSerializer.INSTANCE.deserialize(new DataInputDeserializer(bytes(l)));
         assertThat(back).isEqualTo(l);
         assertThat(back.amount().scale()).isEqualTo(2);
     }
@@ -52,9 +51,7 @@ class TxnLineSerializerTest {
         TypeSerializer<TxnLine> restored = read.restoreSerializer();
         assertThat(restored).isSameAs(TxnLineSerializer.INSTANCE);
         TypeSerializerSchemaCompatibility<TxnLine> compat =
-                TxnLineSerializer.INSTANCE
-                        .snapshotConfiguration()
-                        .resolveSchemaCompatibility(read);
+                TxnLineSerializer.INSTANCE.snapshotConfiguration().resolveSchemaCompatibility(read);
         assertThat(compat.isCompatibleAsIs()).isTrue();
     }
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.model.ledger.HouseAccounts;
-import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.ledger.RoundingPolicy;
+import io.streamledger.model.shard.Sha256;
 import io.streamledger.operators.posting.PostingRejectedException.Reason;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -93,8 +93,7 @@ class FillPostingRulesTest {
         PostingPlan a = rules.plan(fill("BUY", "1", "1.00", "0"));
         PostingPlan b = rules.plan(fill("BUY", "1", "1.00", "0"));
         assertThat(a.txnId()).isEqualTo(b.txnId()).startsWith("t-").hasSize(34);
-        assertThat(a.txnId())
-                .isEqualTo("t-" + LedgerIds.sha256Hex("txn\nt1\nTRADE:tr-1").substring(0, 32));
+        assertThat(a.txnId()).isEqualTo("t-" + Sha256.hex("txn\nt1\nTRADE:tr-1").substring(0, 32));
         assertThat(a.sourceId()).isEqualTo("TRADE:tr-1");
     }
 

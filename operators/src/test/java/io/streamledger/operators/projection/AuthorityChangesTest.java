@@ -58,7 +58,7 @@ class AuthorityChangesTest {
                 .isEqualTo(Instant.parse("2026-11-30T10:00:00.123Z").toEpochMilli());
         AuthoritySnapshot s = AuthoritySnapshot.fromJson(e.getPayload());
         assertThat(s.available()).isEqualByComparingTo("10.5"); // posted - reserved when absent
-        assertThat(s.assetType()).isEqualTo("SEC");
+        assertThat(s.assetType()).isEqualTo(AuthorityKey.Kind.SEC);
         assertThat(s.asset()).isEqualTo("ACME");
     }
 

@@ -1,8 +1,8 @@
 package io.streamledger.operators.recon;
 
-import io.streamledger.model.ledger.LedgerIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.ledger.LedgerIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

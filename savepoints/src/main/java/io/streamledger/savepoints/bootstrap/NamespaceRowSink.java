@@ -1,7 +1,7 @@
 package io.streamledger.savepoints.bootstrap;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.jobs.projection.PortfolioRows;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.ProjectionUpdate;
 import io.streamledger.sinks.client.DynamoDbClientConfig;

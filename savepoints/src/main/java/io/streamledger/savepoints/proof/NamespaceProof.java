@@ -1,10 +1,9 @@
 package io.streamledger.savepoints.proof;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamledger.jobs.projection.PortfolioRows;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.AuthoritySnapshot;

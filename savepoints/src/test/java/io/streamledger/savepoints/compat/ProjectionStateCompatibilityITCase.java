@@ -1,6 +1,5 @@
 package io.streamledger.savepoints.compat;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.AAPL;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.EUR;
 import static io.streamledger.savepoints.compat.ProjectionStateFixture.USD;
@@ -10,11 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
-import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.GateEvent;

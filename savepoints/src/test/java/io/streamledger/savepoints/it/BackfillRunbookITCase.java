@@ -1,11 +1,10 @@
 package io.streamledger.savepoints.it;
 
-import io.streamledger.model.projection.ProjectionSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.jobs.config.JobOptions;
-import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import io.streamledger.savepoints.bootstrap.Namespace;
