@@ -167,26 +167,40 @@ class TransactionBalanceCheckTest {
         }
     }
 
-    @Test
-    void linesOfTheStringTypedStateOfOlderSavepointsAreReadAndMigrated() throws Exception {
-        var writer =
+    /** A savepoint of the balance check as it was before the typed line state. */
+    private static OperatorSubtaskState legacySnapshot(LedgerFact... lines) throws Exception {
+        try (var writer =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new LegacyLinesWriter()),
                         LedgerFact::txnKey,
-                        Types.STRING);
-        writer.open();
-        writer.processElement(posting("x9", 1, 3, "A", "USD", "100.00"), 0);
-        writer.processElement(posting("x9", 2, 3, "C", "USD", "-60.00"), 0);
-        OperatorSubtaskState old = writer.snapshot(1, 1);
-        writer.close();
+                        Types.STRING)) {
+            writer.open();
+            for (LedgerFact l : lines) {
+                writer.processElement(l, 0);
+            }
+            return writer.snapshot(1, 1);
+        }
+    }
 
-        h =
+    private static KeyedOneInputStreamOperatorTestHarness<String, LedgerFact, BreakRecord> restored(
+            OperatorSubtaskState snap) throws Exception {
+        var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
                         LedgerFact::txnKey,
                         Types.STRING);
-        h.initializeState(old);
+        h.initializeState(snap);
         h.open();
+        return h;
+    }
+
+    @Test
+    void linesOfTheStringTypedStateOfOlderSavepointsAreReadAndMigrated() throws Exception {
+        h =
+                restored(
+                        legacySnapshot(
+                                posting("x9", 1, 3, "A", "USD", "100.00"),
+                                posting("x9", 2, 3, "C", "USD", "-60.00")));
         h.processElement(posting("x9", 1, 3, "A", "USD", "100.0"), 0); // duplicate of a legacy line
         assertThat(breaks()).isEmpty();
         h.processElement(posting("x9", 3, 3, "B", "USD", "-30.00"), 0);
@@ -200,23 +214,7 @@ class TransactionBalanceCheckTest {
 
     @Test
     void legacyLinesOfAKeyWithoutFurtherInputAreDrainedByItsTimer() throws Exception {
-        var writer =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new LegacyLinesWriter()),
-                        LedgerFact::txnKey,
-                        Types.STRING);
-        writer.open();
-        writer.processElement(posting("x10", 1, 2, "A", "USD", "5"), 0);
-        OperatorSubtaskState old = writer.snapshot(1, 1);
-        writer.close();
-
-        h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
-                        LedgerFact::txnKey,
-                        Types.STRING);
-        h.initializeState(old);
-        h.open();
+        h = restored(legacySnapshot(posting("x10", 1, 2, "A", "USD", "5")));
         h.setProcessingTime(CONFIG.txnSlaMillis());
         assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_INCOMPLETE");
         assertThat(breaks().get(0).getEvidence()).contains("1=CASH:USD|5");
