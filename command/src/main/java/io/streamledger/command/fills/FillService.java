@@ -8,10 +8,10 @@ import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.dynamo.Tx;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
@@ -56,8 +56,7 @@ public final class FillService {
     private final TableNames tables;
     private final IdempotentExecutor executor;
     private final RetryPolicy versionBackoff =
-            new RetryPolicy(
-                    MAX_VERSION_ROUNDS, Duration.ofMillis(2), Duration.ofMillis(50), Thread::sleep);
+            RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public FillService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
         this.ddb = ddb;

@@ -6,7 +6,7 @@ import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import java.util.Map;

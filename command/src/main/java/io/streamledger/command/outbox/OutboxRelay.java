@@ -1,10 +1,10 @@
 package io.streamledger.command.outbox;
 
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.ModelAv;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.command.worker.BackgroundRounds;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;

@@ -8,7 +8,7 @@ import io.streamledger.command.api.PageCursor;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;

@@ -7,7 +7,7 @@ import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
-import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.local.LocalEndpoint;
 import java.io.IOException;
 import java.net.URI;

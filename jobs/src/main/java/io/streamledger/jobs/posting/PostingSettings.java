@@ -6,7 +6,7 @@ import io.streamledger.model.table.Tables;
 import io.streamledger.operators.posting.FeeSplit;
 import io.streamledger.operators.posting.FillPostingRules;
 import io.streamledger.operators.posting.HouseAccounts;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.configuration.ReadableConfig;

@@ -4,7 +4,7 @@ import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.recon.PositionLookup;
 import io.streamledger.operators.recon.PositionView;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import java.math.BigDecimal;
 import java.util.Map;
 import javax.annotation.Nullable;

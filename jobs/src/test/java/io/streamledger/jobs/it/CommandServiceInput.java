@@ -6,7 +6,7 @@ import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
-import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.aws.retry.RetryPolicy;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;

@@ -8,7 +8,7 @@ import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
-import io.streamledger.command.dynamo.RetryPolicy;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
 import io.streamledger.jobs.projection.ProjectionJob;

@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.proof;
 
+import io.streamledger.aws.items.ModelAv;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -58,7 +59,7 @@ public final class NamespaceProof {
                 item -> {
                     Optional<GateEvent> e =
                             ExportedAuthorities.toGateEvent(
-                                    SdkItems.toModel(item), ledgerTable, Instant.EPOCH);
+                                    ModelAv.fromSdk(item), ledgerTable, Instant.EPOCH);
                     e.ifPresent(
                             ev -> {
                                 Expected prev =

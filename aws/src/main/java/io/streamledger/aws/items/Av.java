@@ -1,4 +1,4 @@
-package io.streamledger.command.dynamo;
+package io.streamledger.aws.items;
 
 import java.math.BigDecimal;
 import java.util.Map;

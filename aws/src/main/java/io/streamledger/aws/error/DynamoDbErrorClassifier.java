@@ -1,6 +1,7 @@
-package io.streamledger.sinks.error;
+package io.streamledger.aws.error;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -9,26 +10,28 @@ import java.util.concurrent.ExecutionException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.RetryableException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.InternalServerErrorException;
+import software.amazon.awssdk.services.dynamodb.model.LimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
 /**
- * The one place that decides fatal vs retryable vs expected-conditional for DynamoDB write errors
- * (STYLE habit 8; seed CS06: a conditional failure is an expected outcome with a metric).
+ * The one place that decides fatal vs retryable vs expected-conditional for every DynamoDB call of
+ * the product (seed CS06: a conditional failure is an expected outcome with a metric).
  *
- * <p>Decided by DynamoDB error code first (what the service says), then HTTP status, then client
- * side cause. Unknown 4xx are fatal: repeating a request the service rejected as malformed only
- * hides the defect.
+ * <p>Decided by DynamoDB error code first (what the service says, per its documented "OK to
+ * retry?" column), then HTTP status, then the client-side cause, where only what the SDK itself
+ * retries (I/O, attempt timeouts) is transient. The table is in the module README.
  */
 public final class DynamoDbErrorClassifier {
 
-    /** Error codes DynamoDB uses for throttling and transient server-side conflicts. */
+    /** Error codes DynamoDB documents as throttling or transient server-side trouble. */
     private static final Set<String> RETRYABLE_CODES =
             Set.of(
                     "ProvisionedThroughputExceededException",
@@ -42,48 +45,48 @@ public final class DynamoDbErrorClassifier {
                     "ServiceUnavailable",
                     "LimitExceededException");
 
-    /** Transaction cancellation reason codes that are transient. */
-    private static final Set<String> RETRYABLE_REASONS =
-            Set.of(
-                    "TransactionConflict",
-                    "ProvisionedThroughputExceeded",
-                    "ThrottlingError",
-                    "RequestLimitExceeded");
-
-    private static final String CONDITIONAL_REASON = "ConditionalCheckFailed";
-    private static final String NO_REASON = "None";
+    private static final String CONDITIONAL_CODE = "ConditionalCheckFailedException";
 
     private DynamoDbErrorClassifier() {}
 
     /** Classifies {@code error}, looking through the future/completion wrappers. */
-    public static WriteOutcomeClass classify(Throwable error) {
+    public static ErrorClass classify(Throwable error) {
         Throwable t = unwrap(error);
         if (t instanceof ConditionalCheckFailedException) {
-            return WriteOutcomeClass.CONDITION_FAILED;
+            return ErrorClass.CONDITION_FAILED;
         }
         if (t instanceof ProvisionedThroughputExceededException
                 || t instanceof RequestLimitExceededException
+                || t instanceof LimitExceededException
                 || t instanceof InternalServerErrorException
                 || t instanceof TransactionConflictException) {
-            return WriteOutcomeClass.RETRYABLE;
+            return ErrorClass.RETRYABLE;
         }
-        if (t instanceof TransactionCanceledException) {
-            return classifyCancellation((TransactionCanceledException) t);
+        if (t instanceof TransactionCanceledException tce) {
+            return classifyCancellation(tce);
         }
-        if (t instanceof AwsServiceException) {
-            return classifyService((AwsServiceException) t);
+        if (t instanceof AwsServiceException ase) {
+            return classifyService(ase);
         }
         if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException) {
-            return WriteOutcomeClass.RETRYABLE;
+            // only conditional (repeat-safe) writes and reads go through a retry loop
+            return ErrorClass.RETRYABLE;
         }
         if (t instanceof SdkClientException) {
-            // I/O trouble (refused, reset, read timeout) is transient; anything else on the client
-            // side (no region, no credentials, bad endpoint URI) is configuration.
+            // the SDK's own rule: I/O trouble is transient; no region, no credentials or a bad
+            // endpoint URI is configuration
             return hasCause(t, IOException.class)
-                    ? WriteOutcomeClass.RETRYABLE
-                    : WriteOutcomeClass.FATAL;
+                            || hasCause(t, UncheckedIOException.class)
+                            || hasCause(t, RetryableException.class)
+                    ? ErrorClass.RETRYABLE
+                    : ErrorClass.FATAL;
         }
-        return WriteOutcomeClass.FATAL;
+        return ErrorClass.FATAL;
+    }
+
+    /** True when {@link #classify} says RETRYABLE. */
+    public static boolean isRetryable(Throwable error) {
+        return classify(error) == ErrorClass.RETRYABLE;
     }
 
     /** The exception to report for {@code error}: the first non-wrapper cause. */
@@ -96,56 +99,58 @@ public final class DynamoDbErrorClassifier {
         return t;
     }
 
-    private static WriteOutcomeClass classifyService(AwsServiceException e) {
+    private static ErrorClass classifyService(AwsServiceException e) {
         String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
         if (code != null) {
-            if ("ConditionalCheckFailedException".equals(code)) {
-                return WriteOutcomeClass.CONDITION_FAILED;
+            if (CONDITIONAL_CODE.equals(code)) {
+                return ErrorClass.CONDITION_FAILED;
             }
             if (RETRYABLE_CODES.contains(code)) {
-                return WriteOutcomeClass.RETRYABLE;
+                return ErrorClass.RETRYABLE;
             }
         }
         if (e.isThrottlingException()) {
-            return WriteOutcomeClass.RETRYABLE;
+            return ErrorClass.RETRYABLE;
         }
         int status = e.statusCode();
         if (status >= 500 || status == 429) {
-            return WriteOutcomeClass.RETRYABLE;
+            return ErrorClass.RETRYABLE;
         }
-        return WriteOutcomeClass.FATAL;
+        return ErrorClass.FATAL;
     }
 
     /**
-     * A cancelled transaction is conditional if every named reason is a conditional failure,
-     * retryable if any reason is transient and none is fatal, otherwise fatal.
+     * A cancelled transaction is conditional if any action failed its condition and none failed
+     * fatally (the caller reads which action from the reasons), retryable if every named reason is
+     * transient, otherwise fatal.
      */
-    private static WriteOutcomeClass classifyCancellation(TransactionCanceledException e) {
+    private static ErrorClass classifyCancellation(TransactionCanceledException e) {
         List<CancellationReason> reasons =
                 e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
         boolean anyConditional = false;
         boolean anyRetryable = false;
         for (CancellationReason reason : reasons) {
-            String code = reason.code();
-            if (code == null || NO_REASON.equalsIgnoreCase(code)) {
+            CancellationCode code = CancellationCode.of(reason.code());
+            if (code == CancellationCode.NONE) {
                 continue;
             }
-            if (CONDITIONAL_REASON.equalsIgnoreCase(code)) {
+            if (code == CancellationCode.CONDITIONAL_CHECK_FAILED) {
                 anyConditional = true;
-            } else if (RETRYABLE_REASONS.contains(code)) {
+            } else if (code.retryable()) {
                 anyRetryable = true;
             } else {
-                return WriteOutcomeClass.FATAL;
+                return ErrorClass.FATAL;
             }
         }
         if (anyConditional) {
-            return WriteOutcomeClass.CONDITION_FAILED;
+            return ErrorClass.CONDITION_FAILED;
         }
-        return anyRetryable ? WriteOutcomeClass.RETRYABLE : WriteOutcomeClass.FATAL;
+        return anyRetryable ? ErrorClass.RETRYABLE : ErrorClass.FATAL;
     }
 
     private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
+        int depth = 0;
+        for (Throwable c = t; c != null && depth < 32; c = c.getCause(), depth++) {
             if (type.isInstance(c)) {
                 return true;
             }
@@ -159,9 +164,7 @@ public final class DynamoDbErrorClassifier {
     /** Short description for logs and fatal-error messages. */
     public static String describe(Throwable error) {
         Throwable t = unwrap(error);
-        if (t instanceof AwsServiceException
-                && ((AwsServiceException) t).awsErrorDetails() != null) {
-            AwsServiceException e = (AwsServiceException) t;
+        if (t instanceof AwsServiceException e && e.awsErrorDetails() != null) {
             return String.format(
                     Locale.ROOT,
                     "%s (HTTP %d): %s",

@@ -1,4 +1,4 @@
-package io.streamledger.sinks.serialization;
+package io.streamledger.aws.items;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

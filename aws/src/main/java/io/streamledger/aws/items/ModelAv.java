@@ -1,4 +1,4 @@
-package io.streamledger.command.dynamo;
+package io.streamledger.aws.items;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,8 +8,8 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Converts between the model's SDK-free attribute values (outbox envelope, AP16) and the AWS SDK's,
- * keeping numbers as their exact text.
+ * Converts between the model's SDK-free attribute values (outbox envelope AP16, change-record
+ * images, export items) and the AWS SDK's, keeping numbers as their exact text (CS10).
  */
 public final class ModelAv {
 
@@ -49,6 +49,14 @@ public final class ModelAv {
         if (v instanceof io.streamledger.model.change.AttributeValue.SS ss) {
             return AttributeValue.fromSs(ss.values());
         }
+        if (v instanceof io.streamledger.model.change.AttributeValue.NS ns) {
+            return AttributeValue.fromNs(ns.values());
+        }
+        if (v instanceof io.streamledger.model.change.AttributeValue.BS bs) {
+            List<SdkBytes> out = new ArrayList<>();
+            bs.values().forEach(b -> out.add(SdkBytes.fromByteArray(b.value())));
+            return AttributeValue.fromBs(out);
+        }
         throw new IllegalArgumentException("unsupported attribute type " + v.type());
     }
 
@@ -79,6 +87,20 @@ public final class ModelAv {
             List<io.streamledger.model.change.AttributeValue> out = new ArrayList<>();
             v.l().forEach(e -> out.add(fromSdk(e)));
             return io.streamledger.model.change.AttributeValue.l(out);
+        }
+        if (v.b() != null) {
+            return new io.streamledger.model.change.AttributeValue.B(v.b().asByteArray());
+        }
+        if (v.hasSs()) {
+            return new io.streamledger.model.change.AttributeValue.SS(v.ss());
+        }
+        if (v.hasNs()) {
+            return new io.streamledger.model.change.AttributeValue.NS(v.ns());
+        }
+        if (v.hasBs()) {
+            List<io.streamledger.model.change.AttributeValue.B> out = new ArrayList<>();
+            v.bs().forEach(b -> out.add(new io.streamledger.model.change.AttributeValue.B(b.asByteArray())));
+            return new io.streamledger.model.change.AttributeValue.BS(out);
         }
         throw new IllegalArgumentException("unsupported attribute value " + v);
     }

@@ -1,4 +1,4 @@
-package io.streamledger.sinks.client;
+package io.streamledger.aws.client;
 
 import java.io.Serializable;
 import java.net.URI;
@@ -9,19 +9,23 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Serializable recipe for a DynamoDB SDK v2 client, shipped inside sinks and jobs and built on the
- * task manager (seed AP07/AP13 writers; local endpoint or AWS by endpoint override).
+ * The one serializable recipe for a DynamoDB SDK v2 client (region, endpoint override,
+ * credentials, HTTP client, attempt timeout, SDK retry strategy), used by the command service,
+ * sinks, jobs and tools and built where it runs (local endpoint or AWS by endpoint override).
  *
- * <p>{@code sdkMaxAttempts} defaults to 1: the sinks classify and retry themselves (STYLE habit 8),
- * so SDK-internal retries would only hide throttling from the sink's metrics and backoff.
+ * <p>{@code sdkMaxAttempts} defaults to 1: callers classify and retry themselves with {@code
+ * RetryPolicy}, so SDK-internal retries would only hide throttling from their metrics and backoff.
  */
 public final class DynamoDbClientConfig implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -34,6 +38,14 @@ public final class DynamoDbClientConfig implements Serializable {
         STATIC
     }
 
+    /** Which blocking HTTP client a sync client uses. */
+    public enum HttpClientKind {
+        /** JDK URL connection: no extra threads, fine for tools, setup code and tests. */
+        URL_CONNECTION,
+        /** Apache client: pooled keep-alive connections, for a service under load. */
+        APACHE
+    }
+
     /** Upper bound on {@code sdkMaxAttempts}: more belongs in the caller's own retry logic. */
     public static final int MAX_SDK_ATTEMPTS = 10;
 
@@ -44,6 +56,8 @@ public final class DynamoDbClientConfig implements Serializable {
     private final @Nullable String secretAccessKey;
     private final int sdkMaxAttempts;
     private final Duration apiCallAttemptTimeout;
+    private final HttpClientKind httpClient;
+    private final int maxConnections;
 
     private DynamoDbClientConfig(Builder b) {
         this.region = Objects.requireNonNull(b.region, "region");
@@ -53,6 +67,11 @@ public final class DynamoDbClientConfig implements Serializable {
         this.secretAccessKey = b.secretAccessKey;
         this.sdkMaxAttempts = b.sdkMaxAttempts;
         this.apiCallAttemptTimeout = b.apiCallAttemptTimeout;
+        this.httpClient = b.httpClient;
+        this.maxConnections = b.maxConnections;
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be >= 1");
+        }
         if (endpointOverride != null) {
             URI uri = URI.create(endpointOverride);
             if (uri.getScheme() == null || uri.getHost() == null) {
@@ -89,6 +108,18 @@ public final class DynamoDbClientConfig implements Serializable {
                 .build();
     }
 
+    /**
+     * Config for AWS ({@code endpoint} null: default credential chain) or for the local endpoint
+     * (dummy static keys) in {@code region}.
+     */
+    public static Builder forEndpoint(@Nullable URI endpoint, String region) {
+        Builder b = builder().region(region);
+        if (endpoint != null) {
+            b.endpointOverride(endpoint.toString()).staticCredentials("local", "local");
+        }
+        return b;
+    }
+
     private static boolean isBlank(@Nullable String s) {
         return s == null || s.isBlank();
     }
@@ -114,14 +145,18 @@ public final class DynamoDbClientConfig implements Serializable {
         return builder.build();
     }
 
-    /** A blocking client (URL-connection HTTP), e.g. for setup code, tools and benchmarks. */
+    /** A blocking client on the configured HTTP client. */
     public DynamoDbClient buildSyncClient() {
         var builder =
                 DynamoDbClient.builder()
                         .region(Region.of(region))
                         .credentialsProvider(credentialsProvider())
-                        .overrideConfiguration(overrideConfiguration())
-                        .httpClientBuilder(UrlConnectionHttpClient.builder());
+                        .overrideConfiguration(overrideConfiguration());
+        if (httpClient == HttpClientKind.APACHE) {
+            builder.httpClientBuilder(ApacheHttpClient.builder().maxConnections(maxConnections));
+        } else {
+            builder.httpClientBuilder(UrlConnectionHttpClient.builder());
+        }
         if (endpointOverride != null) {
             builder.endpointOverride(URI.create(endpointOverride));
         }
@@ -130,9 +165,18 @@ public final class DynamoDbClientConfig implements Serializable {
 
     private ClientOverrideConfiguration overrideConfiguration() {
         return ClientOverrideConfiguration.builder()
-                .retryStrategy(b -> b.maxAttempts(sdkMaxAttempts))
+                .retryStrategy(sdkRetryStrategy())
                 .apiCallAttemptTimeout(apiCallAttemptTimeout)
                 .build();
+    }
+
+    /** The SDK's own AWS retry strategy, with {@code sdkMaxAttempts} attempts (1 = none). */
+    public RetryStrategy sdkRetryStrategy() {
+        return sdkMaxAttempts == 1
+                ? AwsRetryStrategy.doNotRetry()
+                : AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                        .maxAttempts(sdkMaxAttempts)
+                        .build();
     }
 
     private AwsCredentialsProvider credentialsProvider() {
@@ -163,6 +207,14 @@ public final class DynamoDbClientConfig implements Serializable {
         return apiCallAttemptTimeout;
     }
 
+    public HttpClientKind httpClient() {
+        return httpClient;
+    }
+
+    public int maxConnections() {
+        return maxConnections;
+    }
+
     /** Never prints the secret. */
     @Override
     public String toString() {
@@ -174,6 +226,8 @@ public final class DynamoDbClientConfig implements Serializable {
                 + credentialsMode
                 + ", sdkMaxAttempts="
                 + sdkMaxAttempts
+                + ", http="
+                + httpClient
                 + "}";
     }
 
@@ -186,8 +240,17 @@ public final class DynamoDbClientConfig implements Serializable {
         private @Nullable String secretAccessKey;
         private int sdkMaxAttempts = 1;
         private Duration apiCallAttemptTimeout = Duration.ofSeconds(10);
+        private HttpClientKind httpClient = HttpClientKind.URL_CONNECTION;
+        private int maxConnections = 50;
 
         private Builder() {}
+
+        /** Pooled Apache HTTP client with up to {@code maxConnections} open connections. */
+        public Builder apacheHttpClient(int maxConnections) {
+            this.httpClient = HttpClientKind.APACHE;
+            this.maxConnections = maxConnections;
+            return this;
+        }
 
         public Builder region(String region) {
             this.region = region;
