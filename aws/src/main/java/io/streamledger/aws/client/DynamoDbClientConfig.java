@@ -20,9 +20,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The one serializable recipe for a DynamoDB SDK v2 client (region, endpoint override,
- * credentials, HTTP client, attempt timeout, SDK retry strategy), used by the command service,
- * sinks, jobs and tools and built where it runs (local endpoint or AWS by endpoint override).
+ * The one serializable recipe for a DynamoDB SDK v2 client (region, endpoint override, credentials,
+ * HTTP client, attempt timeout, SDK retry strategy), used by the command service, sinks, jobs and
+ * tools and built where it runs (local endpoint or AWS by endpoint override).
  *
  * <p>{@code sdkMaxAttempts} defaults to 1: callers classify and retry themselves with {@code
  * RetryPolicy}, so SDK-internal retries would only hide throttling from their metrics and backoff.

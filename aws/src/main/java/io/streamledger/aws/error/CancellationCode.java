@@ -46,7 +46,8 @@ public enum CancellationCode {
             return NONE;
         }
         for (CancellationCode c : values()) {
-            if (c != OTHER && c.code.toLowerCase(Locale.ROOT).equals(code.toLowerCase(Locale.ROOT))) {
+            if (c != OTHER
+                    && c.code.toLowerCase(Locale.ROOT).equals(code.toLowerCase(Locale.ROOT))) {
                 return c;
             }
         }

@@ -25,9 +25,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
  * The one place that decides fatal vs retryable vs expected-conditional for every DynamoDB call of
  * the product (seed CS06: a conditional failure is an expected outcome with a metric).
  *
- * <p>Decided by DynamoDB error code first (what the service says, per its documented "OK to
- * retry?" column), then HTTP status, then the client-side cause, where only what the SDK itself
- * retries (I/O, attempt timeouts) is transient. The table is in the module README.
+ * <p>Decided by DynamoDB error code first (what the service says, per its documented "OK to retry?"
+ * column), then HTTP status, then the client-side cause, where only what the SDK itself retries
+ * (I/O, attempt timeouts) is transient. The table is in the module README.
  */
 public final class DynamoDbErrorClassifier {
 

@@ -99,7 +99,11 @@ public final class ModelAv {
         }
         if (v.hasBs()) {
             List<io.streamledger.model.change.AttributeValue.B> out = new ArrayList<>();
-            v.bs().forEach(b -> out.add(new io.streamledger.model.change.AttributeValue.B(b.asByteArray())));
+            v.bs().forEach(
+                            b ->
+                                    out.add(
+                                            new io.streamledger.model.change.AttributeValue.B(
+                                                    b.asByteArray())));
             return new io.streamledger.model.change.AttributeValue.BS(out);
         }
         throw new IllegalArgumentException("unsupported attribute value " + v);

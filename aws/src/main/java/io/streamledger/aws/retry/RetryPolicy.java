@@ -33,7 +33,8 @@ public final class RetryPolicy {
     private final Sleeper sleeper;
     private final BackoffStrategy backoff;
 
-    public RetryPolicy(int maxAttempts, Duration base, Duration cap, Jitter jitter, Sleeper sleeper) {
+    public RetryPolicy(
+            int maxAttempts, Duration base, Duration cap, Jitter jitter, Sleeper sleeper) {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be >= 1");
         }

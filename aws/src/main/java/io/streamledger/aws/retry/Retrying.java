@@ -35,7 +35,8 @@ public final class Retrying {
     }
 
     public <T> T call(Supplier<T> call) {
-        RetryToken token = strategy.acquireInitialToken(AcquireInitialTokenRequest.create(SCOPE)).token();
+        RetryToken token =
+                strategy.acquireInitialToken(AcquireInitialTokenRequest.create(SCOPE)).token();
         for (int attempt = 1; ; attempt++) {
             try {
                 T result = call.get();

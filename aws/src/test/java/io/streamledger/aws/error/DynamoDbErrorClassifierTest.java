@@ -35,8 +35,7 @@ class DynamoDbErrorClassifierTest {
     @Test
     void conditionalCheckFailureIsAnExpectedOutcomeEvenWhenWrapped() {
         var e = ConditionalCheckFailedException.builder().message("no").build();
-        assertThat(DynamoDbErrorClassifier.classify(e))
-                .isEqualTo(ErrorClass.CONDITION_FAILED);
+        assertThat(DynamoDbErrorClassifier.classify(e)).isEqualTo(ErrorClass.CONDITION_FAILED);
         assertThat(DynamoDbErrorClassifier.classify(new CompletionException(e)))
                 .isEqualTo(ErrorClass.CONDITION_FAILED);
         assertThat(
@@ -130,11 +129,17 @@ class DynamoDbErrorClassifierTest {
 
     @Test
     void commandServiceCasesKeepTheirAnswers() {
-        assertThat(DynamoDbErrorClassifier.classify(ConditionalCheckFailedException.builder().build()))
+        assertThat(
+                        DynamoDbErrorClassifier.classify(
+                                ConditionalCheckFailedException.builder().build()))
                 .isEqualTo(ErrorClass.CONDITION_FAILED);
-        assertThat(DynamoDbErrorClassifier.classify(ProvisionedThroughputExceededException.builder().build()))
+        assertThat(
+                        DynamoDbErrorClassifier.classify(
+                                ProvisionedThroughputExceededException.builder().build()))
                 .isEqualTo(ErrorClass.RETRYABLE);
-        assertThat(DynamoDbErrorClassifier.classify(DynamoDbException.builder().statusCode(500).build()))
+        assertThat(
+                        DynamoDbErrorClassifier.classify(
+                                DynamoDbException.builder().statusCode(500).build()))
                 .isEqualTo(ErrorClass.RETRYABLE);
         assertThat(DynamoDbErrorClassifier.classify(service(400, "TransactionInProgressException")))
                 .isEqualTo(ErrorClass.RETRYABLE);
@@ -189,7 +194,9 @@ class DynamoDbErrorClassifierTest {
                         DynamoDbErrorClassifier.classify(
                                 cancelled("ConditionalCheckFailed", "TransactionConflict")))
                 .isEqualTo(ErrorClass.CONDITION_FAILED);
-        assertThat(DynamoDbErrorClassifier.classify(cancelled("ConditionalCheckFailed", "ValidationError")))
+        assertThat(
+                        DynamoDbErrorClassifier.classify(
+                                cancelled("ConditionalCheckFailed", "ValidationError")))
                 .isEqualTo(ErrorClass.FATAL);
     }
 

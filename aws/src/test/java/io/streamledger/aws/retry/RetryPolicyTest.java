@@ -1,10 +1,9 @@
 package io.streamledger.aws.retry;
 
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Exponential backoff with jitter, capped, on the SDK backoff strategies (seed AP13 writes). */
@@ -38,7 +37,9 @@ class RetryPolicyTest {
         assertThatThrownBy(() -> RetryPolicy.halfJitter(3, Duration.ZERO, Duration.ofMillis(10)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(
-                        () -> RetryPolicy.halfJitter(3, Duration.ofMillis(10), Duration.ofMillis(5)))
+                        () ->
+                                RetryPolicy.halfJitter(
+                                        3, Duration.ofMillis(10), Duration.ofMillis(5)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -49,7 +50,8 @@ class RetryPolicyTest {
             assertThat(b.delayMillis(3)).isBetween(0L, 40L);
         }
         assertThat(b.capMillis(10)).isEqualTo(400);
-        assertThatThrownBy(() -> RetryPolicy.fullJitter(0, Duration.ofMillis(1), Duration.ofMillis(1)))
+        assertThatThrownBy(
+                        () -> RetryPolicy.fullJitter(0, Duration.ofMillis(1), Duration.ofMillis(1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

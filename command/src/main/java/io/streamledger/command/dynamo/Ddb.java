@@ -20,7 +20,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The service's DynamoDB access: every call asks for INDEXES consumed capacity, charges it to the
- * request's {@link CapacityMeter}, and goes through the one retry policy (seed CS06 classification).
+ * request's {@link CapacityMeter}, and goes through the one retry policy (seed CS06
+ * classification).
  */
 public final class Ddb {
 

@@ -1,11 +1,11 @@
 package io.streamledger.command.idempotency;
 
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetriesExhaustedException;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.ErrorBodies;
 import io.streamledger.command.dynamo.CapacityMeter;
-import io.streamledger.aws.error.ErrorClass;
-import io.streamledger.aws.error.DynamoDbErrorClassifier;
-import io.streamledger.aws.retry.RetriesExhaustedException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;

@@ -1,5 +1,9 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.error.CancellationCode;
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.shard.ShardAssignment;
@@ -11,10 +15,6 @@ import io.streamledger.operators.posting.PostingRejectedException;
 import io.streamledger.operators.posting.PostingSequence;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
-import io.streamledger.aws.error.CancellationCode;
-import io.streamledger.aws.error.DynamoDbErrorClassifier;
-import io.streamledger.aws.error.ErrorClass;
-import io.streamledger.aws.retry.RetryPolicy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -75,7 +75,6 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
 
     /** Position of the receipt in every transaction. */
     static final int RECEIPT_INDEX = 0;
-
 
     private final PostingSettings settings;
 
@@ -254,9 +253,7 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
             if (anyConditional) {
                 conflicts.inc(); // a counter moved (another writer): re-read and retry
             }
-            retry =
-                    anyConditional
-                            || DynamoDbErrorClassifier.classify(t) == ErrorClass.RETRYABLE;
+            retry = anyConditional || DynamoDbErrorClassifier.classify(t) == ErrorClass.RETRYABLE;
         } else {
             retry =
                     t instanceof CounterReadThrottled

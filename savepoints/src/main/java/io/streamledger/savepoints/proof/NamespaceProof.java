@@ -1,9 +1,9 @@
 package io.streamledger.savepoints.proof;
 
-import io.streamledger.aws.items.ModelAv;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;

@@ -1,11 +1,10 @@
 package io.streamledger.sinks.versioned;
 
-import io.streamledger.aws.retry.RetryPolicy;
-
-import io.streamledger.sinks.client.ItemWriteClient;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
-import io.streamledger.sinks.error.VersionedSinkException;
 import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.sinks.client.ItemWriteClient;
+import io.streamledger.sinks.error.VersionedSinkException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

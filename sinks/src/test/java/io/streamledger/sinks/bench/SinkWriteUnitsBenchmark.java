@@ -1,9 +1,9 @@
 package io.streamledger.sinks.bench;
 
-import io.streamledger.local.LocalEndpoint;
 import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.local.LocalEndpoint;
 import io.streamledger.sinks.it.PortfolioTable;
 import io.streamledger.sinks.it.PositionEvent;
 import io.streamledger.sinks.it.PositionEventConverter;
