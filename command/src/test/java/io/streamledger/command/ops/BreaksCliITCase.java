@@ -1,50 +1,33 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.command.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamledger.model.table.Tables;
-import io.streamledger.operators.recon.BreakRecord;
-import io.streamledger.sinks.versioned.VersionedWrite;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The AP15 CLI end to end against the local endpoint: list → show → resolve (stale, then ok). */
 class BreaksCliITCase {
 
-    private ReconStack stack;
+    private BreakTable stack;
 
     @BeforeEach
     void start() {
-        stack = new ReconStack("cli" + UUID.randomUUID().toString().substring(0, 8) + "_");
-        BreakRows rows =
-                new BreakRows(
-                        stack.table(Tables.RECONCILIATION), "finance-ops", Duration.ofHours(1));
-        VersionedWrite w =
-                rows.newBreak(
-                        new BreakRecord(
-                                "t1",
-                                "LEDGER-CHECK-2026-11-30",
-                                "TXN_UNBALANCED:t1:x1",
-                                "TXN_UNBALANCED",
-                                BreakRecord.Origin.LEDGER_CHECK,
-                                Instant.parse("2026-11-30T08:00:00Z").toEpochMilli(),
-                                "x1",
-                                "{\"sum.CASH:USD\":\"0.01\"}"));
-        Map<String, AttributeValue> item = new HashMap<>(w.key());
-        item.putAll(w.attributes());
-        item.put("version", AttributeValue.fromN("1"));
-        stack.ddb.putItem(b -> b.tableName(w.tableName()).item(item));
+        stack = new BreakTable("cli");
+        stack.put(
+                "t1",
+                "LEDGER-CHECK-2026-11-30",
+                "TXN_UNBALANCED:t1:x1",
+                "TXN_UNBALANCED",
+                "LEDGER_CHECK",
+                Instant.parse("2026-11-30T08:00:00Z"),
+                "x1",
+                "{\"sum.CASH:USD\":\"0.01\"}");
     }
 
     @AfterEach

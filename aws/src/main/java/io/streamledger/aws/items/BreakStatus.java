@@ -1,4 +1,4 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.aws.items;
 
 /**
  * AP15 break lifecycle: OPEN and ESCALATED are in the sparse due queue (IDX15, status is part of

@@ -1,5 +1,11 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.command.ops;
 
+import io.streamledger.aws.items.Av;
+import io.streamledger.aws.items.BreakItems;
+import io.streamledger.aws.items.BreakStatus;
+import io.streamledger.aws.items.BreakView;
+import io.streamledger.aws.update.Condition;
+import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.model.keys.BreakDueKey;
 import io.streamledger.model.keys.KeyFields;
 import io.streamledger.model.keys.KeyPaths;
@@ -22,18 +28,27 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * AP15 break operations for Finance Ops: list due breaks of a tenant across every status shard of
  * the sparse IDX15 queue with one compound cursor (fan out, merge by {@code DUE#at#batch#id}), show
  * one break from its IDX14 base item (strong), resolve only by a conditional write (expected status
- * and version, resolver, evidence; the queue keys are removed), escalate overdue breaks.
+ * and version, resolver, evidence; the queue keys are removed), escalate overdue breaks page by
+ * page.
  */
 public final class BreakRepository {
 
     /** Largest page; each shard query reads at most this many keys per page. */
     public static final int MAX_PAGE = 100;
+
+    /** Due-queue pages of {@link #MAX_PAGE} one {@link #escalateOverdue} call reads at most. */
+    public static final int MAX_ESCALATION_PAGES = 20;
+
+    /** Breaks one {@link #escalateOverdue} call escalates at most; run it again for the rest. */
+    public static final int MAX_ESCALATIONS_PER_CALL = 500;
 
     /** Statuses that are in the due queue, in fan-out order. */
     static final List<BreakStatus> QUEUED = List.of(BreakStatus.OPEN, BreakStatus.ESCALATED);
@@ -44,10 +59,22 @@ public final class BreakRepository {
     private final String table;
     private final Clock clock;
 
+    private final int maxEscalationsPerCall;
+
     public BreakRepository(DynamoDbClient ddb, String table, Clock clock) {
+        this(ddb, table, clock, MAX_ESCALATIONS_PER_CALL);
+    }
+
+    /** With a smaller per-call escalation bound (tests). */
+    BreakRepository(DynamoDbClient ddb, String table, Clock clock, int maxEscalationsPerCall) {
+        if (maxEscalationsPerCall < 1 || maxEscalationsPerCall > MAX_ESCALATIONS_PER_CALL) {
+            throw new IllegalArgumentException(
+                    "maxEscalationsPerCall must be in [1, " + MAX_ESCALATIONS_PER_CALL + "]");
+        }
         this.ddb = ddb;
         this.table = table;
         this.clock = clock;
+        this.maxEscalationsPerCall = maxEscalationsPerCall;
     }
 
     /** A page of due breaks; {@code cursor} is null on the last page. */
@@ -132,7 +159,7 @@ public final class BreakRepository {
     private List<Stream> fresh() {
         List<Stream> streams = new ArrayList<>();
         for (BreakStatus st : QUEUED) {
-            for (int shard = 0; shard < BreakRows.DUE_SHARDS; shard++) {
+            for (int shard = 0; shard < BreakItems.DUE_SHARDS; shard++) {
                 streams.add(new Stream(st, shard));
             }
         }
@@ -213,7 +240,7 @@ public final class BreakRepository {
             throw new IllegalArgumentException("invalid cursor: not base64url");
         }
         String[] f = text.split("\n", -1);
-        int expectedLines = 3 + 6 * QUEUED.size() * BreakRows.DUE_SHARDS;
+        int expectedLines = 3 + 6 * QUEUED.size() * BreakItems.DUE_SHARDS;
         if (f.length != expectedLines || !CURSOR_VERSION.equals(f[0])) {
             throw new IllegalArgumentException("invalid cursor: unknown version or shape");
         }
@@ -250,8 +277,11 @@ public final class BreakRepository {
     public Optional<BreakView> get(String tenant, String batchId, String breakId) {
         ReconBreakKey k = new ReconBreakKey(tenant, batchId, breakId);
         Map<String, AttributeValue> item =
-                ddb.getItem(b -> b.tableName(table).key(baseKey(k)).consistentRead(true)).item();
-        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(view(item));
+                ddb.getItem(b -> b.tableName(table).key(BreakItems.key(k)).consistentRead(true))
+                        .item();
+        return item == null || item.isEmpty()
+                ? Optional.empty()
+                : Optional.of(BreakItems.view(item));
     }
 
     /**
@@ -277,114 +307,96 @@ public final class BreakRepository {
         if (!expectedStatus.queued()) {
             throw new IllegalArgumentException("only OPEN or ESCALATED breaks can be resolved");
         }
-        ReconBreakKey k = new ReconBreakKey(tenant, batchId, breakId);
-        Map<String, String> names = new HashMap<>();
-        names.put("#pk", Attr.PK);
-        names.put("#status", BreakRows.A_STATUS);
-        names.put("#v", Attr.VERSION);
-        names.put("#by", BreakRows.A_RESOLVED_BY);
-        names.put("#at", BreakRows.A_RESOLVED_AT);
-        names.put("#ev", BreakRows.A_RESOLUTION);
-        names.put("#gpk", Attr.GSI1PK);
-        names.put("#gsk", Attr.GSI1SK);
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":expected", AttributeValue.fromS(expectedStatus.name()));
-        values.put(":resolved", AttributeValue.fromS(BreakStatus.RESOLVED.name()));
-        values.put(":v", AttributeValue.fromN(Long.toString(expectedVersion)));
-        values.put(":v1", AttributeValue.fromN(Long.toString(expectedVersion + 1)));
-        values.put(":by", AttributeValue.fromS(resolver));
-        values.put(":at", AttributeValue.fromS(KeyTime.format(clock.instant())));
-        values.put(":ev", AttributeValue.fromS(resolutionEvidence));
-        return conditional(
-                k,
-                "SET #status = :resolved, #v = :v1, #by = :by, #at = :at, #ev = :ev"
-                        + " REMOVE #gpk, #gsk",
-                "attribute_exists(#pk) AND #status = :expected AND #v = :v",
-                names,
-                values);
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(BreakItems.A_STATUS, Av.s(BreakStatus.RESOLVED.name()))
+                        .set(Attr.VERSION, Av.n(expectedVersion + 1))
+                        .set(BreakItems.A_RESOLVED_BY, Av.s(resolver))
+                        .set(BreakItems.A_RESOLVED_AT, Av.s(KeyTime.format(clock.instant())))
+                        .set(BreakItems.A_RESOLUTION, Av.s(resolutionEvidence))
+                        .remove(Attr.GSI1PK, Attr.GSI1SK)
+                        .when(Condition.exists(Attr.PK))
+                        .when(Condition.eq(BreakItems.A_STATUS, Av.s(expectedStatus.name())))
+                        .when(Condition.eq(Attr.VERSION, Av.n(expectedVersion)))
+                        .build();
+        return conditional(new ReconBreakKey(tenant, batchId, breakId), update);
     }
 
     /**
-     * Moves every OPEN break of {@code tenant} due at or before now to ESCALATED with a new owner
-     * (conditional on its version; its queue entry moves to the ESCALATED shard).
+     * Moves OPEN breaks of {@code tenant} due at or before now to ESCALATED with a new owner
+     * (conditional on its version; its queue entry moves to the ESCALATED shard). Reads the due
+     * queue one page at a time and stops after {@link #MAX_ESCALATIONS_PER_CALL} escalations or
+     * {@link #MAX_ESCALATION_PAGES} pages, so memory and time per call are bounded; a scheduler (or
+     * the operator) calls it again until it returns 0.
      *
-     * @return how many were escalated
+     * @return how many were escalated by this call
      */
     public int escalateOverdue(String tenant, String newOwner) {
         Instant now = clock.instant();
-        int n = 0;
+        int escalated = 0;
         String cursor = null;
-        List<DueBreak> overdue = new ArrayList<>();
+        int pages = 0;
         do {
             Page p = listDue(tenant, now, cursor, MAX_PAGE);
-            p.items().stream().filter(d -> d.status().equals("OPEN")).forEach(overdue::add);
+            pages++;
+            for (DueBreak d : p.items()) {
+                if (escalated >= maxEscalationsPerCall) {
+                    return escalated;
+                }
+                if (d.status().equals(BreakStatus.OPEN.name())
+                        && escalate(tenant, d, newOwner, now)) {
+                    escalated++;
+                }
+            }
             cursor = p.cursor();
-        } while (cursor != null);
-        for (DueBreak d : overdue) {
-            Optional<BreakView> v = get(tenant, d.batchId(), d.breakId());
-            if (v.isEmpty() || v.get().status() != BreakStatus.OPEN) {
-                continue; // the queue is eventual: the base item decides
-            }
-            BreakDueKey moved =
-                    new BreakDueKey(
-                            tenant,
-                            BreakStatus.ESCALATED.name(),
-                            d.shard(),
-                            KeyTime.parse("dueAt", d.dueAt()),
-                            d.batchId(),
-                            d.breakId());
-            Map<String, String> names = new HashMap<>();
-            names.put("#pk", Attr.PK);
-            names.put("#status", BreakRows.A_STATUS);
-            names.put("#v", Attr.VERSION);
-            names.put("#owner", BreakRows.A_OWNER);
-            names.put("#esc", BreakRows.A_ESCALATED_AT);
-            names.put("#gpk", Attr.GSI1PK);
-            Map<String, AttributeValue> values = new HashMap<>();
-            values.put(":open", AttributeValue.fromS(BreakStatus.OPEN.name()));
-            values.put(":esc", AttributeValue.fromS(BreakStatus.ESCALATED.name()));
-            values.put(":v", AttributeValue.fromN(Long.toString(v.get().version())));
-            values.put(":v1", AttributeValue.fromN(Long.toString(v.get().version() + 1)));
-            values.put(":owner", AttributeValue.fromS(newOwner));
-            values.put(":at", AttributeValue.fromS(KeyTime.format(now)));
-            values.put(":gpk", AttributeValue.fromS(moved.pk()));
-            Result r =
-                    conditional(
-                            new ReconBreakKey(tenant, d.batchId(), d.breakId()),
-                            "SET #status = :esc, #v = :v1, #owner = :owner, #esc = :at,"
-                                    + " #gpk = :gpk",
-                            "attribute_exists(#pk) AND #status = :open AND #v = :v",
-                            names,
-                            values);
-            if (r.outcome() == Outcome.DONE) {
-                n++;
-            }
-        }
-        return n;
+        } while (cursor != null && pages < MAX_ESCALATION_PAGES);
+        return escalated;
     }
 
-    private Result conditional(
-            ReconBreakKey k,
-            String update,
-            String condition,
-            Map<String, String> names,
-            Map<String, AttributeValue> values) {
+    /** One overdue OPEN break → ESCALATED, if its base item still says OPEN. */
+    private boolean escalate(String tenant, DueBreak d, String newOwner, Instant now) {
+        Optional<BreakView> v = get(tenant, d.batchId(), d.breakId());
+        if (v.isEmpty() || v.get().status() != BreakStatus.OPEN) {
+            return false; // the queue is eventual: the base item decides
+        }
+        BreakDueKey moved =
+                new BreakDueKey(
+                        tenant,
+                        BreakStatus.ESCALATED.name(),
+                        d.shard(),
+                        KeyTime.parse("dueAt", d.dueAt()),
+                        d.batchId(),
+                        d.breakId());
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(BreakItems.A_STATUS, Av.s(BreakStatus.ESCALATED.name()))
+                        .set(Attr.VERSION, Av.n(v.get().version() + 1))
+                        .set(BreakItems.A_OWNER, Av.s(newOwner))
+                        .set(BreakItems.A_ESCALATED_AT, Av.s(KeyTime.format(now)))
+                        .set(Attr.GSI1PK, Av.s(moved.pk()))
+                        .when(Condition.exists(Attr.PK))
+                        .when(Condition.eq(BreakItems.A_STATUS, Av.s(BreakStatus.OPEN.name())))
+                        .when(Condition.eq(Attr.VERSION, Av.n(v.get().version())))
+                        .build();
+        return conditional(new ReconBreakKey(tenant, d.batchId(), d.breakId()), update).outcome()
+                == Outcome.DONE;
+    }
+
+    private Result conditional(ReconBreakKey k, ConditionalUpdate update) {
         try {
             Map<String, AttributeValue> after =
                     ddb.updateItem(
-                                    b ->
-                                            b.tableName(table)
-                                                    .key(baseKey(k))
-                                                    .updateExpression(update)
-                                                    .conditionExpression(condition)
-                                                    .expressionAttributeNames(names)
-                                                    .expressionAttributeValues(values)
-                                                    .returnValues("ALL_NEW")
-                                                    .returnValuesOnConditionCheckFailure(
-                                                            ReturnValuesOnConditionCheckFailure
-                                                                    .ALL_OLD))
+                                    update.applyTo(
+                                                    UpdateItemRequest.builder()
+                                                            .tableName(table)
+                                                            .key(BreakItems.key(k))
+                                                            .returnValues(ReturnValue.ALL_NEW)
+                                                            .returnValuesOnConditionCheckFailure(
+                                                                    ReturnValuesOnConditionCheckFailure
+                                                                            .ALL_OLD))
+                                            .build())
                             .attributes();
-            return new Result(Outcome.DONE, view(after));
+            return new Result(Outcome.DONE, BreakItems.view(after));
         } catch (ConditionalCheckFailedException e) {
             Map<String, AttributeValue> old = e.hasItem() ? e.item() : null;
             if (old == null || old.isEmpty()) {
@@ -392,35 +404,7 @@ public final class BreakRepository {
                 return current.map(c -> new Result(Outcome.CONFLICT, c))
                         .orElse(new Result(Outcome.NOT_FOUND, null));
             }
-            return new Result(Outcome.CONFLICT, view(old));
+            return new Result(Outcome.CONFLICT, BreakItems.view(old));
         }
-    }
-
-    private static Map<String, AttributeValue> baseKey(ReconBreakKey k) {
-        return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
-    }
-
-    static BreakView view(Map<String, AttributeValue> i) {
-        return new BreakView(
-                s(i, BreakRows.A_TENANT),
-                s(i, BreakRows.A_BATCH),
-                s(i, BreakRows.A_BREAK),
-                s(i, BreakRows.A_REASON),
-                s(i, BreakRows.A_ORIGIN),
-                s(i, BreakRows.A_SUBJECT),
-                BreakStatus.valueOf(s(i, BreakRows.A_STATUS)),
-                s(i, BreakRows.A_OWNER),
-                s(i, BreakRows.A_DETECTED),
-                s(i, BreakRows.A_DUE),
-                Long.parseLong(i.get(Attr.VERSION).n()),
-                s(i, BreakRows.A_EVIDENCE),
-                s(i, BreakRows.A_RESOLVED_BY),
-                s(i, BreakRows.A_RESOLVED_AT),
-                s(i, BreakRows.A_RESOLUTION));
-    }
-
-    private static @Nullable String s(Map<String, AttributeValue> i, String name) {
-        AttributeValue v = i.get(name);
-        return v == null ? null : v.s();
     }
 }

@@ -1,4 +1,4 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.aws.items;
 
 import javax.annotation.Nullable;
 

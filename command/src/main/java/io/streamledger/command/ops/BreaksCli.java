@@ -1,13 +1,13 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.command.ops;
 
-import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.items.BreakStatus;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,17 +65,12 @@ public final class BreaksCli {
     }
 
     DynamoDbClient client() {
-        Configuration c = new Configuration();
-        if (endpoint != null) {
-            c.set(JobOptions.DYNAMODB_ENDPOINT, endpoint);
-        }
-        c.set(JobOptions.REGION, region);
+        DynamoDbClientConfig.Builder b =
+                DynamoDbClientConfig.builder().region(region).endpointOverride(endpoint);
         if (accessKey != null) {
-            c.set(JobOptions.CREDENTIALS, JobOptions.CredentialsKind.BASIC);
-            c.set(JobOptions.ACCESS_KEY_ID, accessKey);
-            c.set(JobOptions.SECRET_ACCESS_KEY, secretKey);
+            b.staticCredentials(accessKey, secretKey);
         }
-        return JobOptions.dynamoDbClient(c).buildSyncClient();
+        return b.build().buildSyncClient();
     }
 
     BreakRepository repo(DynamoDbClient ddb) {

@@ -1,4 +1,4 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.command.ops;
 
 /**
  * One entry of the IDX15 due queue (eventually consistent discovery; resolve against the base

@@ -1,21 +1,18 @@
-package io.streamledger.jobs.recon;
+package io.streamledger.command.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.model.table.Tables;
-import io.streamledger.operators.recon.BreakRecord;
-import io.streamledger.sinks.versioned.VersionedWrite;
+import io.streamledger.aws.items.BreakStatus;
+import io.streamledger.aws.items.BreakView;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,16 +27,13 @@ class BreakRepositoryITCase {
 
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
 
-    private ReconStack stack;
+    private BreakTable stack;
     private BreakRepository repo;
-    private BreakRows rows;
 
     @BeforeEach
     void start() {
-        stack = new ReconStack("br" + UUID.randomUUID().toString().substring(0, 8) + "_");
-        String table = stack.table(Tables.RECONCILIATION);
-        repo = new BreakRepository(stack.ddb, table, Clock.fixed(NOW, ZoneOffset.UTC));
-        rows = new BreakRows(table, "finance-ops", Duration.ofHours(1));
+        stack = new BreakTable("br");
+        repo = new BreakRepository(stack.ddb, stack.table, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @AfterEach
@@ -48,21 +42,15 @@ class BreakRepositoryITCase {
     }
 
     private void put(String tenant, String batch, String id, Instant detected) {
-        VersionedWrite w =
-                rows.newBreak(
-                        new BreakRecord(
-                                tenant,
-                                batch,
-                                id,
-                                "TXN_UNBALANCED",
-                                BreakRecord.Origin.LEDGER_CHECK,
-                                detected.toEpochMilli(),
-                                "txn " + id,
-                                "{\"reason\":\"TXN_UNBALANCED\"}"));
-        Map<String, AttributeValue> item = new HashMap<>(w.key());
-        item.putAll(w.attributes());
-        item.put("version", AttributeValue.fromN("1"));
-        stack.ddb.putItem(b -> b.tableName(w.tableName()).item(item));
+        stack.put(
+                tenant,
+                batch,
+                id,
+                "TXN_UNBALANCED",
+                "LEDGER_CHECK",
+                detected,
+                "txn " + id,
+                "{\"reason\":\"TXN_UNBALANCED\"}");
     }
 
     @Test
@@ -174,5 +162,32 @@ class BreakRepositoryITCase {
                         repo.resolve("t1", "B", "late", BreakStatus.ESCALATED, 2, "carol", "fixed")
                                 .outcome())
                 .isEqualTo(BreakRepository.Outcome.DONE);
+    }
+
+    @Test
+    void escalationIsBoundedPerCallAndTheRestFollowsOnTheNextCalls() {
+        for (int i = 0; i < 12; i++) {
+            put("t1", "B", "o" + i, NOW.minus(Duration.ofHours(2)).plusSeconds(i));
+        }
+        put("t1", "B", "fresh", NOW);
+        BreakRepository bounded =
+                new BreakRepository(stack.ddb, stack.table, Clock.fixed(NOW, ZoneOffset.UTC), 5);
+        assertThat(bounded.escalateOverdue("t1", "ops-lead")).isEqualTo(5);
+        assertThat(bounded.escalateOverdue("t1", "ops-lead")).isEqualTo(5);
+        assertThat(bounded.escalateOverdue("t1", "ops-lead")).isEqualTo(2);
+        assertThat(bounded.escalateOverdue("t1", "ops-lead")).isZero();
+        assertThat(repo.listDue("t1", NOW, null, 20).items())
+                .extracting(DueBreak::status)
+                .hasSize(12)
+                .containsOnly("ESCALATED");
+        assertThat(repo.get("t1", "B", "fresh").orElseThrow().status()).isEqualTo(BreakStatus.OPEN);
+        assertThatThrownBy(
+                        () ->
+                                new BreakRepository(
+                                        stack.ddb,
+                                        stack.table,
+                                        Clock.systemUTC(),
+                                        BreakRepository.MAX_ESCALATIONS_PER_CALL + 1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
