@@ -12,8 +12,8 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Explicit binary form of DynamoDB attribute values for sink state (STYLE habit 7: no Java
- * serialization or Kryo in state); also the canonical key bytes used to coalesce writes (CS06).
+ * Explicit binary form of DynamoDB attribute values for sink state (no Java serialization or Kryo
+ * in state); also the canonical key bytes used to coalesce writes (CS06).
  *
  * <p>Each value is one tag byte followed by its payload. Strings are length-prefixed UTF-8 (not
  * {@code writeUTF}, whose 64 KiB limit is below DynamoDB's 400 KB item limit).

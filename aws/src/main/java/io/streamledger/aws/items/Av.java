@@ -49,7 +49,8 @@ public final class Av {
     }
 
     /**
-     * Approximate DynamoDB item size: attribute names + values (UTF-8), per the documented rules.
+     * Approximate DynamoDB item size (seed capacity model AMP04): attribute names + values (UTF-8),
+     * numbers by significant digits, sets by their members, lists and maps with their overhead.
      */
     public static int itemSize(Map<String, AttributeValue> item) {
         int size = 0;
@@ -64,10 +65,7 @@ public final class Av {
             return utf8(v.s());
         }
         if (v.n() != null) {
-            // significant digits with leading/trailing zeros trimmed, as DynamoDB stores them
-            BigDecimal d = new BigDecimal(v.n()).abs();
-            int digits = d.signum() == 0 ? 1 : d.stripTrailingZeros().precision();
-            return (digits + 1) / 2 + 1;
+            return numberSize(v.n());
         }
         if (v.bool() != null || Boolean.TRUE.equals(v.nul())) {
             return 1;
@@ -87,9 +85,25 @@ public final class Av {
             return s;
         }
         if (v.b() != null) {
-            return v.b().asByteArray().length;
+            return v.b().asByteArrayUnsafe().length;
+        }
+        if (v.hasSs()) {
+            return v.ss().stream().mapToInt(Av::utf8).sum();
+        }
+        if (v.hasNs()) {
+            return v.ns().stream().mapToInt(Av::numberSize).sum();
+        }
+        if (v.hasBs()) {
+            return v.bs().stream().mapToInt(b -> b.asByteArrayUnsafe().length).sum();
         }
         return 0;
+    }
+
+    // significant digits with leading/trailing zeros trimmed, as DynamoDB stores them
+    private static int numberSize(String n) {
+        BigDecimal d = new BigDecimal(n).abs();
+        int digits = d.signum() == 0 ? 1 : d.stripTrailingZeros().precision();
+        return (digits + 1) / 2 + 1;
     }
 
     private static int utf8(String s) {

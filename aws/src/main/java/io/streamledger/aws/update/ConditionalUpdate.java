@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Update;
@@ -60,26 +61,39 @@ public final class ConditionalUpdate {
 
     /** Sets expression, condition, names and values on an UpdateItem request. */
     public UpdateItemRequest.Builder applyTo(UpdateItemRequest.Builder b) {
-        b.updateExpression(updateExpression).expressionAttributeNames(names);
-        if (conditionExpression != null) {
-            b.conditionExpression(conditionExpression);
-        }
-        if (!values.isEmpty()) {
-            b.expressionAttributeValues(values);
-        }
+        apply(
+                b::updateExpression,
+                b::conditionExpression,
+                b::expressionAttributeNames,
+                b::expressionAttributeValues);
         return b;
     }
 
     /** Sets expression, condition, names and values on a transaction Update action. */
     public Update.Builder applyTo(Update.Builder b) {
-        b.updateExpression(updateExpression).expressionAttributeNames(names);
+        apply(
+                b::updateExpression,
+                b::conditionExpression,
+                b::expressionAttributeNames,
+                b::expressionAttributeValues);
+        return b;
+    }
+
+    // the two SDK builders share no interface; an empty values map is left unset (DynamoDB rejects
+    // it)
+    private void apply(
+            Consumer<String> update,
+            Consumer<String> condition,
+            Consumer<Map<String, String>> names,
+            Consumer<Map<String, AttributeValue>> vals) {
+        update.accept(updateExpression);
+        names.accept(this.names);
         if (conditionExpression != null) {
-            b.conditionExpression(conditionExpression);
+            condition.accept(conditionExpression);
         }
         if (!values.isEmpty()) {
-            b.expressionAttributeValues(values);
+            vals.accept(values);
         }
-        return b;
     }
 
     @Override
