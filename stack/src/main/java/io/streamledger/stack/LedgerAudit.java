@@ -1,6 +1,6 @@
 package io.streamledger.stack;
 
-import io.streamledger.jobs.recon.BreakRows;
+import io.streamledger.aws.items.BreakItems;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -108,9 +108,9 @@ final class LedgerAudit {
         Map<String, Long> breaks = new java.util.TreeMap<>();
         for (var item : scan(services.table(Tables.RECONCILIATION))) {
             AttributeValue type = item.get(Attr.ENTITY_TYPE);
-            if (type != null && BreakRows.ENTITY.equals(type.s())) {
-                AttributeValue origin = item.get(BreakRows.A_ORIGIN);
-                AttributeValue reason = item.get(BreakRows.A_REASON);
+            if (type != null && BreakItems.ENTITY.equals(type.s())) {
+                AttributeValue origin = item.get(BreakItems.A_ORIGIN);
+                AttributeValue reason = item.get(BreakItems.A_REASON);
                 breaks.merge(
                         (origin == null ? "?" : origin.s())
                                 + "/"

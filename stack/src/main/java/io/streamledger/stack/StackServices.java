@@ -1,12 +1,12 @@
 package io.streamledger.stack;
 
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.CommandServiceMain;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;

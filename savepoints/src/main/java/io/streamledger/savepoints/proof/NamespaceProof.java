@@ -3,6 +3,7 @@ package io.streamledger.savepoints.proof;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
@@ -95,7 +96,7 @@ public final class NamespaceProof {
                 item -> {
                     Optional<GateEvent> e =
                             ExportedAuthorities.toGateEvent(
-                                    SdkItems.toModel(item), ledgerTable, Instant.EPOCH);
+                                    ModelAv.fromSdk(item), ledgerTable, Instant.EPOCH);
                     e.ifPresent(
                             ev -> {
                                 Expected prev =

@@ -2,11 +2,11 @@ package io.streamledger.stack.it;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
-import io.streamledger.command.dynamo.RetryPolicy;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;

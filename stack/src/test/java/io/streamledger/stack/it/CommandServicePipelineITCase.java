@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;

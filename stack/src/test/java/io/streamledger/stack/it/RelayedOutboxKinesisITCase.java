@@ -2,9 +2,9 @@ package io.streamledger.stack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.command.outbox.OutboxRelay;
