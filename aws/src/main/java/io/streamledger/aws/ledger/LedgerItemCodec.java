@@ -1,5 +1,6 @@
 package io.streamledger.aws.ledger;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ItemKey;
 import io.streamledger.model.keys.MonthCounterKey;
@@ -8,7 +9,6 @@ import io.streamledger.model.ledger.PostingRow;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,38 +29,38 @@ public final class LedgerItemCodec {
 
     /** {@code PK}/{@code SK} of any typed key. */
     public static Map<String, AttributeValue> key(ItemKey key) {
-        return Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk()));
+        return Map.of(Attr.PK, Av.s(key.pk()), Attr.SK, Av.s(key.sk()));
     }
 
     /** One immutable posting item. */
     public static Map<String, AttributeValue> posting(PostingRow r) {
         Map<String, AttributeValue> item = new HashMap<>(key(r.key()));
-        item.put(LedgerSchema.TENANT, s(r.key().tenant()));
-        item.put(LedgerSchema.TXN_ID, s(r.key().txnId()));
-        item.put(LedgerSchema.SOURCE_ID, s(r.sourceId()));
-        item.put(LedgerSchema.LINE, n(r.key().line()));
-        item.put(LedgerSchema.LINE_COUNT, n(r.lineCount()));
-        item.put(LedgerSchema.ACCOUNT, s(r.key().account()));
-        item.put(LedgerSchema.ASSET_TYPE, s(r.assetType().name()));
-        item.put(LedgerSchema.ASSET, s(r.asset()));
-        item.put(LedgerSchema.AMOUNT, n(r.amount()));
-        item.put(LedgerSchema.SEQUENCE, n(r.sequence()));
-        item.put(LedgerSchema.RECORDED_AT, s(r.recordedAt().toString()));
+        item.put(LedgerSchema.TENANT, Av.s(r.key().tenant()));
+        item.put(LedgerSchema.TXN_ID, Av.s(r.key().txnId()));
+        item.put(LedgerSchema.SOURCE_ID, Av.s(r.sourceId()));
+        item.put(LedgerSchema.LINE, Av.n(r.key().line()));
+        item.put(LedgerSchema.LINE_COUNT, Av.n(r.lineCount()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(r.key().account()));
+        item.put(LedgerSchema.ASSET_TYPE, Av.s(r.assetType().name()));
+        item.put(LedgerSchema.ASSET, Av.s(r.asset()));
+        item.put(LedgerSchema.AMOUNT, Av.n(r.amount()));
+        item.put(LedgerSchema.SEQUENCE, Av.n(r.sequence()));
+        item.put(LedgerSchema.RECORDED_AT, Av.s(r.recordedAt().toString()));
         if (r.reversalOf() != null) {
-            item.put(LedgerSchema.REVERSAL_OF, s(r.reversalOf()));
+            item.put(LedgerSchema.REVERSAL_OF, Av.s(r.reversalOf()));
         }
         if (r.description() != null) {
-            item.put(LedgerSchema.DESCRIPTION, s(r.description()));
+            item.put(LedgerSchema.DESCRIPTION, Av.s(r.description()));
         }
         PostingRow.FillLine fill = r.fill();
         if (fill != null) {
-            item.put(LedgerSchema.EFFECTIVE_AT, s(fill.effectiveAt().toString()));
-            item.put(LedgerSchema.ROLE, s(fill.role()));
-            item.put(LedgerSchema.EVENT_ID, s(fill.eventId()));
+            item.put(LedgerSchema.EFFECTIVE_AT, Av.s(fill.effectiveAt().toString()));
+            item.put(LedgerSchema.ROLE, Av.s(fill.role()));
+            item.put(LedgerSchema.EVENT_ID, Av.s(fill.eventId()));
             if (fill.rounding() != null) {
-                item.put(LedgerSchema.GROSS_EXACT, n(fill.rounding().grossExact()));
-                item.put(LedgerSchema.ROUNDING_RESIDUAL, n(fill.rounding().residual()));
-                item.put(LedgerSchema.ROUNDING_MODE, s(fill.rounding().mode().name()));
+                item.put(LedgerSchema.GROSS_EXACT, Av.n(fill.rounding().grossExact()));
+                item.put(LedgerSchema.ROUNDING_RESIDUAL, Av.n(fill.rounding().residual()));
+                item.put(LedgerSchema.ROUNDING_MODE, Av.s(fill.rounding().mode().name()));
             }
         }
         return item;
@@ -68,7 +68,7 @@ public final class LedgerItemCodec {
 
     /** A posting's size as DynamoDB counts it, for the bucket byte budget. */
     public static long postingBytes(PostingRow r) {
-        return itemSize(posting(r));
+        return Av.itemSize(posting(r));
     }
 
     /** The create-once put of a posting (postings are never updated). */
@@ -90,11 +90,11 @@ public final class LedgerItemCodec {
             return PostingSequence.Counter.EMPTY;
         }
         return new PostingSequence.Counter(
-                lng(item, LedgerSchema.MONTH_COUNT),
-                (int) lng(item, LedgerSchema.BUCKET),
-                lng(item, LedgerSchema.BUCKET_COUNT),
-                lng(item, LedgerSchema.BUCKET_BYTES),
-                lng(item, LedgerSchema.VERSION));
+                Av.lng(item, LedgerSchema.MONTH_COUNT, 0),
+                (int) Av.lng(item, LedgerSchema.BUCKET, 0),
+                Av.lng(item, LedgerSchema.BUCKET_COUNT, 0),
+                Av.lng(item, LedgerSchema.BUCKET_BYTES, 0),
+                Av.lng(item, LedgerSchema.VERSION, 0));
     }
 
     /** The counter after a transaction, compare-and-set on the version it was read at. */
@@ -105,14 +105,14 @@ public final class LedgerItemCodec {
             PostingSequence.Counter next,
             Instant at) {
         Map<String, AttributeValue> item = new HashMap<>(key(key));
-        item.put(LedgerSchema.TENANT, s(key.tenant()));
-        item.put(LedgerSchema.ACCOUNT, s(key.account()));
-        item.put(LedgerSchema.MONTH_COUNT, n(next.monthCount()));
-        item.put(LedgerSchema.BUCKET, n(next.bucket()));
-        item.put(LedgerSchema.BUCKET_COUNT, n(next.bucketCount()));
-        item.put(LedgerSchema.BUCKET_BYTES, n(next.bucketBytes()));
-        item.put(LedgerSchema.VERSION, n(next.version()));
-        item.put(LedgerSchema.UPDATED_AT, s(at.toString()));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(key.account()));
+        item.put(LedgerSchema.MONTH_COUNT, Av.n(next.monthCount()));
+        item.put(LedgerSchema.BUCKET, Av.n(next.bucket()));
+        item.put(LedgerSchema.BUCKET_COUNT, Av.n(next.bucketCount()));
+        item.put(LedgerSchema.BUCKET_BYTES, Av.n(next.bucketBytes()));
+        item.put(LedgerSchema.VERSION, Av.n(next.version()));
+        item.put(LedgerSchema.UPDATED_AT, Av.s(at.toString()));
         return versionedPut(table, item, before.version());
     }
 
@@ -131,19 +131,19 @@ public final class LedgerItemCodec {
             String lastTxnId,
             Instant at) {
         Map<String, AttributeValue> item = new HashMap<>(key(key));
-        item.put(LedgerSchema.TENANT, s(key.tenant()));
-        item.put(LedgerSchema.ACCOUNT, s(key.account()));
-        item.put(LedgerSchema.ASSET_TYPE, s(key.kind().name()));
-        item.put(LedgerSchema.ASSET, s(key.asset()));
-        item.put(LedgerSchema.POSTED, n(posted));
-        item.put(LedgerSchema.RESERVED, n(reserved));
-        item.put(LedgerSchema.AVAILABLE, n(available));
-        item.put(LedgerSchema.VERSION, n(version));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(key.account()));
+        item.put(LedgerSchema.ASSET_TYPE, Av.s(key.kind().name()));
+        item.put(LedgerSchema.ASSET, Av.s(key.asset()));
+        item.put(LedgerSchema.POSTED, Av.n(posted));
+        item.put(LedgerSchema.RESERVED, Av.n(reserved));
+        item.put(LedgerSchema.AVAILABLE, Av.n(available));
+        item.put(LedgerSchema.VERSION, Av.n(version));
         Map<String, AttributeValue> res = new HashMap<>();
-        reservations.forEach((k, v) -> res.put(k, n(v)));
+        reservations.forEach((k, v) -> res.put(k, Av.n(v)));
         item.put(LedgerSchema.RESERVATIONS, AttributeValue.fromM(res));
-        item.put(LedgerSchema.LAST_TXN_ID, s(lastTxnId));
-        item.put(LedgerSchema.UPDATED_AT, s(at.toString()));
+        item.put(LedgerSchema.LAST_TXN_ID, Av.s(lastTxnId));
+        item.put(LedgerSchema.UPDATED_AT, Av.s(at.toString()));
         return item;
     }
 
@@ -157,7 +157,7 @@ public final class LedgerItemCodec {
         } else {
             put.conditionExpression("#v = :v")
                     .expressionAttributeNames(Map.of("#v", LedgerSchema.VERSION))
-                    .expressionAttributeValues(Map.of(":v", n(expectedVersion)));
+                    .expressionAttributeValues(Map.of(":v", Av.n(expectedVersion)));
         }
         return TransactWriteItem.builder().put(put.build()).build();
     }
@@ -183,15 +183,15 @@ public final class LedgerItemCodec {
         names.put("#avail", LedgerSchema.AVAILABLE);
         names.put("#ver", LedgerSchema.VERSION);
         Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":tenant", s(key.tenant()));
-        values.put(":acct", s(key.account()));
-        values.put(":atype", s(key.kind().name()));
-        values.put(":asset", s(key.asset()));
-        values.put(":txn", s(txnId));
-        values.put(":upd", s(now.toString()));
-        values.put(":zero", n(BigDecimal.ZERO));
-        values.put(":d", n(delta));
-        values.put(":one", n(1));
+        values.put(":tenant", Av.s(key.tenant()));
+        values.put(":acct", Av.s(key.account()));
+        values.put(":atype", Av.s(key.kind().name()));
+        values.put(":asset", Av.s(key.asset()));
+        values.put(":txn", Av.s(txnId));
+        values.put(":upd", Av.s(now.toString()));
+        values.put(":zero", Av.n(BigDecimal.ZERO));
+        values.put(":d", Av.n(delta));
+        values.put(":one", Av.n(1));
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
@@ -207,68 +207,5 @@ public final class LedgerItemCodec {
                                 .expressionAttributeValues(values)
                                 .build())
                 .build();
-    }
-
-    /**
-     * Item size as DynamoDB counts it: UTF-8 names and strings, numbers by significant digits
-     * ({@code (digits + 1) / 2 + 1}), 1 byte for booleans/null, 3 + entries for maps and lists, raw
-     * bytes for binary.
-     */
-    public static long itemSize(Map<String, AttributeValue> item) {
-        long size = 0;
-        for (Map.Entry<String, AttributeValue> e : item.entrySet()) {
-            size += utf8(e.getKey()) + valueSize(e.getValue());
-        }
-        return size;
-    }
-
-    private static long valueSize(AttributeValue v) {
-        if (v.s() != null) {
-            return utf8(v.s());
-        }
-        if (v.n() != null) {
-            BigDecimal d = new BigDecimal(v.n()).abs();
-            int digits = d.signum() == 0 ? 1 : d.stripTrailingZeros().precision();
-            return (digits + 1) / 2 + 1;
-        }
-        if (v.bool() != null || Boolean.TRUE.equals(v.nul())) {
-            return 1;
-        }
-        if (v.hasM()) {
-            long s = 3;
-            for (Map.Entry<String, AttributeValue> e : v.m().entrySet()) {
-                s += utf8(e.getKey()) + valueSize(e.getValue()) + 1;
-            }
-            return s;
-        }
-        if (v.hasL()) {
-            long s = 3;
-            for (AttributeValue e : v.l()) {
-                s += valueSize(e) + 1;
-            }
-            return s;
-        }
-        return v.b() != null ? v.b().asByteArray().length : 0;
-    }
-
-    private static int utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    private static AttributeValue s(String v) {
-        return AttributeValue.fromS(v);
-    }
-
-    private static AttributeValue n(long v) {
-        return AttributeValue.fromN(Long.toString(v));
-    }
-
-    private static AttributeValue n(BigDecimal v) {
-        return AttributeValue.fromN(v.toPlainString());
-    }
-
-    private static long lng(Map<String, AttributeValue> item, String name) {
-        AttributeValue v = item.get(name);
-        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
     }
 }

@@ -88,15 +88,4 @@ class LedgerItemCodecTest {
         assertThat(later.put().expressionAttributeValues().get(":v").n()).isEqualTo("5");
         assertThat(LedgerItemCodec.counterFrom(null)).isEqualTo(PostingSequence.Counter.EMPTY);
     }
-
-    @Test
-    void sizeCountsNumbersBySignificantDigits() {
-        // "amount" (6) + 1 significant digit → 6 + 2; "s" (1) + "abc" (3)
-        assertThat(
-                        LedgerItemCodec.itemSize(
-                                Map.of(
-                                        "amount", AttributeValue.fromN("1000"),
-                                        "s", AttributeValue.fromS("abc"))))
-                .isEqualTo(8 + 4);
-    }
 }

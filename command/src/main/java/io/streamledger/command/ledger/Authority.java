@@ -1,7 +1,7 @@
 package io.streamledger.command.ledger;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.aws.ledger.LedgerItemCodec;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import java.math.BigDecimal;
