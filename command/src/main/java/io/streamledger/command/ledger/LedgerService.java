@@ -3,7 +3,6 @@ package io.streamledger.command.ledger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamledger.aws.items.Av;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.ApiException;

@@ -2,10 +2,10 @@ package io.streamledger.command.ledger;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.StrictJson;
-import io.streamledger.aws.items.Av;
 import io.streamledger.command.idempotency.DurableResponse;
 import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.idempotency.RequestState;

@@ -132,13 +132,7 @@ class TransactionBalanceCheckTest {
         h.processElement(posting("x7", 1, 2, "A", "USD", "10"), 0);
         OperatorSubtaskState snap = h.snapshot(1, 1);
         h.close();
-        h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(new TransactionBalanceCheck(CONFIG)),
-                        LedgerFact::txnKey,
-                        Types.STRING);
-        h.initializeState(snap);
-        h.open();
+        h = restored(snap);
         h.processElement(posting("x7", 2, 2, "B", "USD", "-9"), 0);
         assertThat(breaks()).extracting(BreakRecord::getReason).containsExactly("TXN_UNBALANCED");
         assertThat(breaks().get(0).getEvidence()).contains("\"sum.CASH:USD\":\"1\"");
