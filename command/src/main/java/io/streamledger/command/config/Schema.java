@@ -1,17 +1,14 @@
 package io.streamledger.command.config;
 
-import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ClientOrderKey;
 import io.streamledger.model.keys.KeyFields;
 import io.streamledger.model.keys.KeyPaths;
-import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.OrderByAccountKey;
 import io.streamledger.model.keys.OrderByStatusKey;
 import io.streamledger.model.keys.OrderKey;
 import io.streamledger.model.keys.OutboxKey;
 import io.streamledger.model.keys.OutboxReadyKey;
 import io.streamledger.model.keys.PositionKey;
-import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.keys.ProjectionAliasKey;
 import io.streamledger.model.keys.RepairDueKey;
 import io.streamledger.model.keys.RequestKey;
@@ -23,7 +20,6 @@ import io.streamledger.model.shard.ShardMap;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.time.Instant;
-import java.time.YearMonth;
 
 /**
  * The command service's single entry to the model's key grammar (IDX01-IDX19), attribute names and
@@ -146,35 +142,6 @@ public final class Schema {
 
     public static String repairPk(String t, int shard) {
         return KeyPaths.IDX19_PK.build(t, KeyFields.shard("shard", shard));
-    }
-
-    // IDX10
-    public static PostingKey posting(
-            String t, String a, YearMonth month, int bucket, Instant at, String txnId, int line) {
-        return new PostingKey(t, a, month, bucket, at, txnId, line);
-    }
-
-    // IDX11
-    public static AuthorityKey cashAuthority(String t, String a, String currency) {
-        return AuthorityKey.cash(t, a, currency);
-    }
-
-    public static AuthorityKey securityAuthority(String t, String a, String symbol) {
-        return AuthorityKey.security(t, a, symbol);
-    }
-
-    /** begins_with prefixes of the two IDX11 sort-key shapes. */
-    public static String cashAuthSkPrefix() {
-        return KeyPaths.IDX11_SK_CASH.literalPrefix();
-    }
-
-    public static String securityAuthSkPrefix() {
-        return KeyPaths.IDX11_SK_SEC.literalPrefix();
-    }
-
-    public static String ledgerCounterSk(YearMonth month) {
-        // the account-month counter in the account's IDX11 partition (model's MonthCounterKey)
-        return MonthCounterKey.SK.build(KeyFields.month(month));
     }
 
     // IDX16 / IDX17

@@ -9,6 +9,7 @@ import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.model.ledger.LedgerSchema;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -30,7 +31,9 @@ public final class BalanceQueries {
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         ArrayNode out = body.putArray("balances");
         for (String prefix :
-                new String[] {Schema.cashAuthSkPrefix(), Schema.securityAuthSkPrefix()}) {
+                new String[] {
+                    LedgerSchema.CASH_AUTHORITY_SK_PREFIX, LedgerSchema.SECURITY_AUTHORITY_SK_PREFIX
+                }) {
             Map<String, AttributeValue> start = null;
             do {
                 QueryResponse r =
