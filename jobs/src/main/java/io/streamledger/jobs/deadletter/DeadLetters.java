@@ -11,10 +11,10 @@ import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.recon.ReconEvent;
-import java.time.Instant;
 import io.streamledger.sinks.deadletter.DeadLetterConverter;
 import io.streamledger.sinks.deadletter.DeadLetterEntry;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
+import java.time.Instant;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -119,9 +119,12 @@ public final class DeadLetters {
     /** Reconciliation records later than their window's allowed lateness (AP14). */
     public static DeadLetterConverter<ReconEvent> fromLateRecord(String job, String operator) {
         return e -> {
-            String subject = e.tradeId != null ? "trade:" + e.tradeId : e.txnId != null
-                    ? "txn:" + e.txnId + "#" + e.line
-                    : "authority:" + e.account + "/" + e.asset + "@" + e.version;
+            String subject =
+                    e.tradeId != null
+                            ? "trade:" + e.tradeId
+                            : e.txnId != null
+                                    ? "txn:" + e.txnId + "#" + e.line
+                                    : "authority:" + e.account + "/" + e.asset + "@" + e.version;
             return new DeadLetterEntry(
                     e.tenant,
                     job,

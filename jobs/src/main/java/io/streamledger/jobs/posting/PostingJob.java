@@ -65,7 +65,8 @@ public final class PostingJob {
         public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
             return new Sinks(
                     new PostingTransactionSink(settings(conf), listener),
-                    DeadLetters.sink(conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
+                    DeadLetters.sink(
+                            conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
                     DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)));
         }
 

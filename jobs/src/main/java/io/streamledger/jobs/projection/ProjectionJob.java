@@ -31,8 +31,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The projection job (AP07, AP13; CS06/CS07): AP12 authority changes from the Ledger table's stream
  * → gate (inbox dedupe + next version + parking + gap SLA) → Portfolio view rows (IDX07) and
- * projection checkpoints (IDX12) through the version-guarded sink; gap breaks, gate dead letters and
- * source dead letters to their own sinks (all arguments, {@link ProjectionSinks}). The view it maintains never authorizes anything: see {@link PortfolioRows}.
+ * projection checkpoints (IDX12) through the version-guarded sink; gap breaks, gate dead letters
+ * and source dead letters to their own sinks (all arguments, {@link ProjectionSinks}). The view it
+ * maintains never authorizes anything: see {@link PortfolioRows}.
  */
 public final class ProjectionJob {
 
@@ -50,6 +51,7 @@ public final class ProjectionJob {
 
     /** The gate's operators that dead-letter events (validation, parking). */
     public static final String GATE_OPERATOR = GateState.NEXT_VERSION_UID;
+
     public static final String VIEW_FILTER_UID = "projection-view-filter-v1";
 
     private final RawChangeSource source;

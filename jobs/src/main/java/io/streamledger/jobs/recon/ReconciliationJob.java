@@ -137,9 +137,7 @@ public final class ReconciliationJob {
                         ReconOptions.reconConfig(conf),
                         positions);
         DataStream<BreakRecord> breaks = batches.getSideOutput(ReconState.BREAKS);
-        batches.sinkTo(sinks.batches())
-                .uid(BATCH_SINK_UID)
-                .name("reconciliation: batches (IDX13)");
+        batches.sinkTo(sinks.batches()).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
         breaks.sinkTo(sinks.breaks())
                 .uid(BREAK_SINK_UID)
                 .name("reconciliation: breaks (IDX14/IDX15, create-once)");

@@ -10,6 +10,7 @@ import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.BreakRecord;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,13 @@ class PostingLedgerCheckITCase {
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 200));
         Configuration postingConf = stack.configReading(Tables.CONTEXT);
         postingConf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
-        new PostingJob(ChangeSources.fromConfig(postingConf, PostingJob.ROLE), postingConf)
+        new PostingJob(
+                        ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
+                        new PostingJob.Sinks(
+                                new PostingTransactionSink(PostingJob.settings(postingConf)),
+                                new CollectSink<>("postingRejected"),
+                                new CollectSink<>("postingDeadLetters")),
+                        postingConf)
                 .build(env);
         Configuration checkConf = stack.configReading(Tables.LEDGER);
         checkConf.set(ReconOptions.TXN_SLA, Duration.ofSeconds(3));
@@ -86,6 +93,7 @@ class PostingLedgerCheckITCase {
         new LedgerCheckJob(
                         ChangeSources.fromConfig(checkConf, LedgerCheckJob.ROLE),
                         new CollectSink<BreakRecord>("ledgerBreaks"),
+                        new CollectSink<>("ledgerDeadLetters"),
                         checkConf)
                 .build(env)
                 .facts()

@@ -8,9 +8,9 @@ import io.streamledger.command.ledger.Authority;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.PostingBuckets;
 import io.streamledger.operators.posting.PostingIds;
-import io.streamledger.sinks.posting.LedgerItems;
 import io.streamledger.operators.posting.PostingSequence;
 import io.streamledger.operators.projection.AuthorityChanges;
+import io.streamledger.sinks.posting.LedgerItems;
 import java.time.YearMonth;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.streamledger.jobs.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.PositionKey;
@@ -351,8 +352,11 @@ class ReconciliationITCase {
         new ReconciliationJob(
                         ChangeSources.fromConfig(exec, ReconciliationJob.ROLE_EXECUTION),
                         ChangeSources.fromConfig(ledger, ReconciliationJob.ROLE_LEDGER),
-                        ReconciliationJob.batchSink(conf),
-                        BreakSinks.dynamoDb(conf),
+                        new ReconciliationJob.Sinks(
+                                ReconciliationJob.batchSink(conf),
+                                BreakSinks.dynamoDb(conf),
+                                new CollectSink<>("reconLate"),
+                                new CollectSink<>("reconDeadLetters")),
                         ReconciliationJob.positions(conf),
                         conf)
                 .build(env);

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The DeadLetter table's sparse GSI1 status queue (CS08, shaped like IDX15): {@code
- * TEN#t#DLQ#STATUS#status#shard / SEEN#at#job#id}, present only while an entry is OPEN, so the
- * open entries of a tenant are listed oldest first without a scan.
+ * TEN#t#DLQ#STATUS#status#shard / SEEN#at#job#id}, present only while an entry is OPEN, so the open
+ * entries of a tenant are listed oldest first without a scan.
  *
  * @param tenant {@code t}
  * @param status {@code status}, e.g. {@code OPEN}

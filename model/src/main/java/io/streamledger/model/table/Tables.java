@@ -7,11 +7,11 @@ import java.util.stream.Collectors;
 
 /**
  * Registry of every bounded-context table of the seed (IDX01–IDX19; DESIGN "Tables") plus the
- * dead-letter table (CS08). Stream views:
- * NEW_AND_OLD_IMAGES where a consumer derives transitions from the change itself (Orders,
- * Execution, Ledger, Context); NEW_IMAGE where consumers only need the latest state
- * (Reconciliation); none where nothing consumes the changes (Portfolio, Idempotency, Inbox,
- * Projection) — the seed says to choose the smallest view that still supports repair.
+ * dead-letter table (CS08). Stream views: NEW_AND_OLD_IMAGES where a consumer derives transitions
+ * from the change itself (Orders, Execution, Ledger, Context); NEW_IMAGE where consumers only need
+ * the latest state (Reconciliation); none where nothing consumes the changes (Portfolio,
+ * Idempotency, Inbox, Projection) — the seed says to choose the smallest view that still supports
+ * repair.
  */
 public final class Tables {
 

@@ -23,8 +23,11 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
 
     @Override
     public void open(OpenContext ctx) {
-        rejected = getRuntimeContext().getMetricGroup().addGroup(PostingState.METRIC_GROUP).counter(
-                "rejected");
+        rejected =
+                getRuntimeContext()
+                        .getMetricGroup()
+                        .addGroup(PostingState.METRIC_GROUP)
+                        .counter("rejected");
     }
 
     @Override
@@ -42,15 +45,15 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
     private static PostingOutcome rejectedOutcome(TradeFill fill, String reason, Context ctx) {
         PostingOutcome o =
                 new PostingOutcome(
-                fill.getEventId(),
-                null,
-                fill.getTenant(),
-                fill.getAccountId(),
-                PostingStatus.REJECTED,
-                reason,
-                0,
-                0,
-                ctx.timerService().currentProcessingTime());
+                        fill.getEventId(),
+                        null,
+                        fill.getTenant(),
+                        fill.getAccountId(),
+                        PostingStatus.REJECTED,
+                        reason,
+                        0,
+                        0,
+                        ctx.timerService().currentProcessingTime());
         o.setPayload(TradeFills.toJson(fill));
         return o;
     }

@@ -1,7 +1,5 @@
 package io.streamledger.operators.posting;
 
-import io.streamledger.operators.posting.HouseAccounts;
-import io.streamledger.operators.posting.TradeFill;
 import org.apache.flink.api.java.functions.KeySelector;
 
 /**

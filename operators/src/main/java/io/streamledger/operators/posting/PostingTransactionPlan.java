@@ -18,9 +18,9 @@ import java.util.TreeMap;
 /**
  * The one DynamoDB transaction that posts a fill (AP09 + AP10 + AP12), as plain data: what each
  * write is and which condition guards it, in transaction order — the inbox receipt first (created
- * once), the posting rows in line order (created once), the account-month counters
- * (compare-and-set on their version) and the AP12 authority deltas (ADD). Built without I/O from
- * the fill, its {@link PostingPlan} and the counters read before; the sink encodes and writes it.
+ * once), the posting rows in line order (created once), the account-month counters (compare-and-set
+ * on their version) and the AP12 authority deltas (ADD). Built without I/O from the fill, its
+ * {@link PostingPlan} and the counters read before; the sink encodes and writes it.
  *
  * @param fill the fill
  * @param plan its balanced ledger transaction

@@ -80,7 +80,8 @@ public final class DeadLetterSink<T> implements Sink<T> {
         private final Counter written;
         private final Counter repeats;
         private final Counter retries;
-        private final Map<DeadLetterReason, Counter> byReason = new EnumMap<>(DeadLetterReason.class);
+        private final Map<DeadLetterReason, Counter> byReason =
+                new EnumMap<>(DeadLetterReason.class);
 
         Writer(MetricGroup metrics) {
             group = metrics.addGroup(METRIC_GROUP);
@@ -95,11 +96,11 @@ public final class DeadLetterSink<T> implements Sink<T> {
             for (int attempt = 1; ; attempt++) {
                 try {
                     UpdateItemResponse r = ddb.updateItem(DeadLetterItems.upsert(table, e));
-                    boolean repeat = r.hasAttributes() && r.attributes().containsKey(
-                            DeadLetterItems.A_ATTEMPTS);
+                    boolean repeat =
+                            r.hasAttributes()
+                                    && r.attributes().containsKey(DeadLetterItems.A_ATTEMPTS);
                     (repeat ? repeats : written).inc();
-                    byReason.computeIfAbsent(
-                                    e.reason(), k -> group.counter("reason." + k.name()))
+                    byReason.computeIfAbsent(e.reason(), k -> group.counter("reason." + k.name()))
                             .inc();
                     return;
                 } catch (RuntimeException ex) {

@@ -205,11 +205,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     }
 
     private CompletableFuture<PostingOutcome> onError(
-            TradeFill fill,
-            PostingPlan plan,
-            PostingTransactionPlan tx,
-            int n,
-            Throwable error) {
+            TradeFill fill, PostingPlan plan, PostingTransactionPlan tx, int n, Throwable error) {
         Throwable t = PostingErrors.unwrap(error);
         PostingErrors.Verdict verdict =
                 tx == null
@@ -267,7 +263,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                         settings.consumer(), settings.receiptRetention()),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 (p, line, eventId, at) ->
-                        LedgerItems.approximateSize(LedgerItems.posting(p, line, 0, 0, eventId, at)));
+                        LedgerItems.approximateSize(
+                                LedgerItems.posting(p, line, 0, 0, eventId, at)));
     }
 
     /** The SDK items of {@code tx}, in its order. */
