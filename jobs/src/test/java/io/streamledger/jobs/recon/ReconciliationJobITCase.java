@@ -32,7 +32,7 @@ class ReconciliationJobITCase {
         trade.put("SK", "TRADE#2026-11-30T10:00:00.000Z#tr-1");
         trade.put("tenant", "t1");
         trade.put("tradeId", "tr-1");
-        trade.put("accountId", "acct-1");
+        trade.put("account", "acct-1");
         trade.put("symbol", "NVDA");
         trade.put("side", "BUY");
         trade.put("quantity", "N:10");
@@ -77,6 +77,7 @@ class ReconciliationJobITCase {
         env.execute("recon-job-it");
 
         assertThat(CollectSink.<ReconBatch>values("recon-it-batches"))
+                .as("batches; dead letters %s", CollectSink.values("recon-it-dead"))
                 .filteredOn(b -> b.closed)
                 .singleElement()
                 .satisfies(

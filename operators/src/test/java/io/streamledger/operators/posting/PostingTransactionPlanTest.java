@@ -54,7 +54,8 @@ class PostingTransactionPlanTest {
                 .allMatch(i -> i instanceof PostingTransactionPlan.AuthorityAdd);
         PostingTransactionPlan.Receipt r = (PostingTransactionPlan.Receipt) items.get(0);
         assertThat(r.key().eventId()).isEqualTo("e-1");
-        assertThat(r.expiresAtEpochSeconds()).isEqualTo(NOW.plus(Duration.ofDays(7)).getEpochSecond());
+        assertThat(r.expiresAtEpochSeconds())
+                .isEqualTo(NOW.plus(Duration.ofDays(7)).getEpochSecond());
     }
 
     @Test
@@ -76,7 +77,8 @@ class PostingTransactionPlanTest {
                         });
         // a client account's sequence numbers continue where the previous fill left them
         assertThat(sequences(second, "acct-1").get(0))
-                .isGreaterThan(sequences(first, "acct-1").get(sequences(first, "acct-1").size() - 1));
+                .isGreaterThan(
+                        sequences(first, "acct-1").get(sequences(first, "acct-1").size() - 1));
     }
 
     private static List<Long> sequences(PostingTransactionPlan tx, String account) {
