@@ -121,7 +121,7 @@ public final class ReconciliationJob {
                                 ReconState.EVENT)
                         .uid(PARSE_LEDGER_UID)
                         .name("reconciliation: parse ledger");
-        SingleOutputStreamOperator<ReconBatch> batches =
+        Reconciliation.Streams reconciled =
                 Reconciliation.apply(
                         Reconciliation.withBusinessTime(
                                         fills,
@@ -136,12 +136,13 @@ public final class ReconciliationJob {
                                                 conf.get(ReconOptions.RECON_IDLENESS))),
                         ReconOptions.reconConfig(conf),
                         positions);
+        SingleOutputStreamOperator<ReconBatch> batches = reconciled.batches();
         DataStream<BreakRecord> breaks = batches.getSideOutput(ReconState.BREAKS);
         batches.sinkTo(sinks.batches()).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
         breaks.sinkTo(sinks.breaks())
                 .uid(BREAK_SINK_UID)
                 .name("reconciliation: breaks (IDX14/IDX15, create-once)");
-        DataStream<ReconEvent> late = batches.getSideOutput(ReconState.LATE);
+        DataStream<ReconEvent> late = reconciled.late();
         late.sinkTo(sinks.late())
                 .uid(LATE_SINK_UID)
                 .name("reconciliation: late records (dead-letter table)");

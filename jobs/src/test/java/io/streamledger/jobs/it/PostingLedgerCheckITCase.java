@@ -113,6 +113,9 @@ class PostingLedgerCheckITCase {
             }
         }
         List<BreakRecord> breaks = new ArrayList<>(CollectSink.<BreakRecord>values("ledgerBreaks"));
+        assertThat(CollectSink.<Object>values("ledgerDeadLetters"))
+                .as("ledger dead letters")
+                .isEmpty();
         assertThat(breaks).as(breaks.toString()).isEmpty();
         long postings =
                 stack.scan(stack.table(Tables.LEDGER)).stream()
