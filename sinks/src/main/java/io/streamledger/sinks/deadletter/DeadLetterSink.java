@@ -1,11 +1,11 @@
 package io.streamledger.sinks.deadletter;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.model.deadletter.DeadLetterReason;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
-import io.streamledger.sinks.error.DynamoDbErrorClassifier;
-import io.streamledger.sinks.error.WriteOutcomeClass;
-import io.streamledger.sinks.versioned.RetryBackoff;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -75,7 +75,11 @@ public final class DeadLetterSink<T> implements Sink<T> {
 
     private final class Writer implements SinkWriter<T> {
         private final DynamoDbClient ddb = client.buildSyncClient();
-        private final RetryBackoff backoff = new RetryBackoff(backoffBaseMillis, backoffMaxMillis);
+        private final RetryPolicy backoff =
+                RetryPolicy.halfJitter(
+                        maxAttempts,
+                        Duration.ofMillis(backoffBaseMillis),
+                        Duration.ofMillis(backoffMaxMillis));
         private final MetricGroup group;
         private final Counter written;
         private final Counter repeats;
@@ -104,8 +108,7 @@ public final class DeadLetterSink<T> implements Sink<T> {
                             .inc();
                     return;
                 } catch (RuntimeException ex) {
-                    if (DynamoDbErrorClassifier.classify(ex) != WriteOutcomeClass.RETRYABLE
-                            || attempt >= maxAttempts) {
+                    if (!DynamoDbErrorClassifier.isRetryable(ex) || attempt >= maxAttempts) {
                         throw new IOException(
                                 "dead letter "
                                         + e.key().pk()

@@ -1,22 +1,20 @@
 package io.streamledger.sinks.posting;
 
+import io.streamledger.aws.error.CancellationCode;
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.operators.posting.PostingTransactionPlan;
-import io.streamledger.sinks.error.DynamoDbErrorClassifier;
-import io.streamledger.sinks.error.WriteOutcomeClass;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * What a failed posting transaction means (AP09/AP10), the one seam onto the shared DynamoDB error
- * classifier: the receipt's condition = already posted (duplicate); a posting row's condition = a
- * broken invariant (a row without its receipt); a counter condition = another writer moved it
- * (re-read, retry); throttles, conflicts and 5xx = retry; anything else = fatal.
+ * What a failed posting transaction means (AP09/AP10), the one seam onto the aws module's error
+ * classifier and cancellation codes: the receipt's condition = already posted (duplicate); a
+ * posting row's condition = a broken invariant (a row without its receipt); a counter condition =
+ * another writer moved it (re-read, retry); throttles, conflicts and 5xx = retry; anything else =
+ * fatal.
  */
 public final class PostingErrors {
-
-    /** DynamoDB's cancellation code of a failed condition. */
-    static final String CONDITIONAL = "ConditionalCheckFailed";
 
     /** The verdict on one failed attempt. */
     public enum Verdict {
@@ -47,15 +45,19 @@ public final class PostingErrors {
         Throwable t = unwrap(error);
         if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
             List<CancellationReason> reasons = tce.cancellationReasons();
-            if (CONDITIONAL.equals(reasons.get(PostingTransactionPlan.RECEIPT_INDEX).code())) {
+            if (CancellationCode.conditionFailed(reasons, PostingTransactionPlan.RECEIPT_INDEX)) {
                 return Verdict.DUPLICATE;
             }
             for (int i = 1; i < tx.postingsEnd() && i < reasons.size(); i++) {
-                if (CONDITIONAL.equals(reasons.get(i).code())) {
+                if (CancellationCode.conditionFailed(reasons, i)) {
                     return Verdict.POSTING_EXISTS;
                 }
             }
-            if (reasons.stream().anyMatch(r -> CONDITIONAL.equals(r.code()))) {
+            if (reasons.stream()
+                    .anyMatch(
+                            r ->
+                                    CancellationCode.of(r.code())
+                                            == CancellationCode.CONDITIONAL_CHECK_FAILED)) {
                 return Verdict.COUNTER_CONFLICT;
             }
         }
@@ -65,8 +67,7 @@ public final class PostingErrors {
     /** True for transient failures of a read or write (throttles, 5xx, I/O, timeouts). */
     public static boolean retryable(Throwable error) {
         Throwable t = unwrap(error);
-        return t instanceof CounterReadThrottled
-                || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+        return t instanceof CounterReadThrottled || DynamoDbErrorClassifier.isRetryable(t);
     }
 
     /** BatchGetItem left keys unprocessed (throttled): retried like any throttle. */

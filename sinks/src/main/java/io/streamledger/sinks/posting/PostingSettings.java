@@ -1,7 +1,7 @@
 package io.streamledger.sinks.posting;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.operators.posting.FillPostingRules;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.io.Serializable;
 import java.time.Duration;
 

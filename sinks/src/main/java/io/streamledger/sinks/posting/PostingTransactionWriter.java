@@ -1,5 +1,6 @@
 package io.streamledger.sinks.posting;
 
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.operators.posting.PostingLane;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingPlan;
@@ -8,8 +9,8 @@ import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.PostingStatus;
 import io.streamledger.operators.posting.PostingTransactionPlan;
 import io.streamledger.operators.posting.TradeFill;
-import io.streamledger.sinks.versioned.RetryBackoff;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
@@ -57,7 +58,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private final PostingSettings settings;
     private final PostingOutcomeListener listener;
     private final DynamoDbAsyncClient client;
-    private final RetryBackoff backoff;
+    private final RetryPolicy backoff;
     private final Map<String, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<Void>> inFlight = ConcurrentHashMap.newKeySet();
     private final Semaphore permits;
@@ -76,9 +77,10 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         this.listener = listener;
         this.client = settings.client().buildAsyncClient(Math.max(8, settings.capacity()));
         this.backoff =
-                new RetryBackoff(
-                        Math.max(1, settings.backoffBase().toMillis()),
-                        Math.max(1, settings.backoffMax().toMillis()));
+                RetryPolicy.halfJitter(
+                        settings.maxAttempts(),
+                        Duration.ofMillis(Math.max(1, settings.backoffBase().toMillis())),
+                        Duration.ofMillis(Math.max(1, settings.backoffMax().toMillis())));
         this.permits = new Semaphore(settings.capacity());
         MetricGroup g = metrics.addGroup(PostingState.METRIC_GROUP);
         applied = g.counter("applied");

@@ -2,6 +2,7 @@ package io.streamledger.sinks.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
@@ -9,7 +10,6 @@ import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.GsiSpec;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
