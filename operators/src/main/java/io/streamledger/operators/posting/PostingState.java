@@ -4,7 +4,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.util.OutputTag;
 
-/** Uids, names and types of the posting job's operators, defined once (STYLE habit 4). */
+/** Uids, names and types of the posting job's operators, defined once. */
 public final class PostingState {
 
     private PostingState() {}
