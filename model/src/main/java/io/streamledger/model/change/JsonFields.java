@@ -11,13 +11,14 @@ import javax.annotation.Nullable;
 
 /**
  * Typed, path-naming access to JSON fields for the change-record and outbox parsers: every missing
- * or mistyped field becomes a {@link ChangeRecordParseException}.
+ * or mistyped field becomes a {@link ChangeRecordParseException}. {@link #MAPPER} is the one strict
+ * JSON mapper of change records, wherever they are read.
  */
-final class JsonFields {
+public final class JsonFields {
     /**
      * Numbers are read as BigDecimal (never double), duplicate keys and trailing tokens rejected.
      */
-    static final ObjectMapper MAPPER = StrictMapper.MAPPER;
+    public static final ObjectMapper MAPPER = StrictMapper.MAPPER;
 
     /** Upper bound of one JSON document: DynamoDB items are at most 400 KB. */
     static final int MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-package io.streamledger.jobs.posting;
+package io.streamledger.sinks.posting;
 
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.model.keys.InboxKey;
