@@ -35,6 +35,7 @@ final class ReadOperations {
     }
 
     ObjectNode get(ObjectNode request) {
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         KeyValue pk = t.keyOf(request.get("Key"));
         ExpressionContext ctx =
@@ -55,25 +56,31 @@ final class ReadOperations {
     }
 
     ObjectNode query(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         String indexName = request.path("IndexName").asText(null);
         IndexDef index = indexName == null ? null : requireIndex(t, indexName);
         KeyDef key = index == null ? t.key : index.key();
-        if (!request.hasNonNull("KeyConditionExpression")) {
+        boolean legacyKey = request.hasNonNull("KeyConditions");
+        if (!legacyKey && !request.hasNonNull("KeyConditionExpression")) {
             throw ApiException.validation(
                     "Either the KeyConditions or KeyConditionExpression parameter must be"
                             + " specified in the request.");
         }
-        ExpressionContext ctx = RequestSupport.context(request, true);
+        ExpressionContext ctx = RequestSupport.context(request, !legacyKey);
         KeyCondition kc =
                 KeyCondition.of(
-                        Parser.condition(
-                                "KeyConditionExpression",
-                                request.get("KeyConditionExpression").asText(),
-                                ctx),
+                        legacyKey
+                                ? LegacyParameters.keyConditions(request, key)
+                                : Parser.condition(
+                                        "KeyConditionExpression",
+                                        request.get("KeyConditionExpression").asText(),
+                                        ctx),
                         key);
         Condition filter = RequestSupport.condition(request, "FilterExpression", ctx);
+        if (filter == null) {
+            filter = LegacyParameters.filter(request, "QueryFilter", key);
+        }
         List<Path> projection = RequestSupport.projection(request, ctx);
         ctx.checkAllUsed();
         Page page = new Page(request, t, index, projection);
@@ -116,7 +123,7 @@ final class ReadOperations {
     }
 
     ObjectNode scan(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         String indexName = request.path("IndexName").asText(null);
         IndexDef index = indexName == null ? null : requireIndex(t, indexName);
@@ -140,6 +147,9 @@ final class ReadOperations {
                         request,
                         request.has("FilterExpression") || request.has("ProjectionExpression"));
         Condition filter = RequestSupport.condition(request, "FilterExpression", ctx);
+        if (filter == null) {
+            filter = LegacyParameters.filter(request, "ScanFilter", null);
+        }
         List<Path> projection = RequestSupport.projection(request, ctx);
         ctx.checkAllUsed();
         Page page = new Page(request, t, index, projection);

@@ -26,6 +26,7 @@ final class RequestSupport {
 
     private RequestSupport() {}
 
+    /** TransactWriteItems actions have no legacy members; refuse them clearly. */
     static void rejectLegacy(JsonNode request) {
         for (String p : LEGACY) {
             if (request.has(p)) {
@@ -52,6 +53,14 @@ final class RequestSupport {
                             + " UpdateExpression and ConditionExpression are null");
         }
         return ctx;
+    }
+
+    /**
+     * A write's ConditionExpression, or its legacy Expected (+ ConditionalOperator); null = none.
+     */
+    static @Nullable Condition writeCondition(JsonNode request, ExpressionContext ctx) {
+        Condition c = condition(request, "ConditionExpression", ctx);
+        return c != null ? c : LegacyParameters.expected(request);
     }
 
     static @Nullable Condition condition(JsonNode request, String param, ExpressionContext ctx) {
