@@ -374,7 +374,13 @@ final class TableOperations {
         try {
             Table t = engine.table(request);
             JsonNode spec = request.path("TimeToLiveSpecification");
-            boolean enabled = spec.path("Enabled").asBoolean(false);
+            if (!spec.path("Enabled").isBoolean()) {
+                throw ApiException.validation(
+                        "1 validation error detected: Value null at"
+                                + " 'timeToLiveSpecification.enabled' failed to satisfy"
+                                + " constraint: Member must not be null");
+            }
+            boolean enabled = spec.path("Enabled").asBoolean();
             String attr = spec.path("AttributeName").asText("");
             if (attr.isEmpty()) {
                 throw ApiException.validation(
@@ -387,6 +393,11 @@ final class TableOperations {
             }
             if (!enabled && t.ttlAttribute == null) {
                 throw ApiException.validation("TimeToLive is already disabled");
+            }
+            if (!enabled && !attr.equals(t.ttlAttribute)) {
+                throw ApiException.validation(
+                        "TimeToLive is active on a different AttributeName: current AttributeName is "
+                                + t.ttlAttribute);
             }
             t.ttlAttribute = enabled ? attr : null;
             engine.logDefinition("UpdateTimeToLive", request.deepCopy());
