@@ -39,6 +39,11 @@ public final class LocalEndpointMain implements Callable<Integer> {
     Path exportDir;
 
     @Option(
+            names = "--require-auth",
+            description = "Refuse requests without a SigV4 Authorization header, as DynamoDB does.")
+    boolean requireAuth;
+
+    @Option(
             names = "--ttl-sweep-seconds",
             defaultValue = "5",
             description =
@@ -82,6 +87,7 @@ public final class LocalEndpointMain implements Callable<Integer> {
                         .port(port)
                         .dataDir(dataDir)
                         .fsync(fsync)
+                        .requireAuthentication(requireAuth)
                         .ttlSweepInterval(
                                 ttlSweepSeconds > 0 ? Duration.ofSeconds(ttlSweepSeconds) : null)
                         .streamFeatures(streamFeatures())

@@ -174,11 +174,20 @@ public final class AttributeValues {
                         + " of the supported datatypes");
     }
 
+    /** Decodes a B/BS element; malformed base64 fails deserialization, as in DynamoDB. */
     public static byte[] decodeBinary(String base64) {
+        if (base64.length() % 4 != 0) {
+            throw new ApiException(
+                    "SerializationException",
+                    400,
+                    "Base64 encoded length is expected a multiple of 4 bytes but found: "
+                            + base64.length());
+        }
         try {
             return Base64.getDecoder().decode(base64);
         } catch (IllegalArgumentException e) {
-            throw ApiException.validation("Invalid Base64 value for a binary attribute");
+            throw new ApiException(
+                    "SerializationException", 400, "Invalid Base64 encoding: " + e.getMessage());
         }
     }
 

@@ -63,7 +63,7 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
                     "UntagResource");
 
     static final String ACCOUNT = "000000000000";
-    static final String REGION = "us-east-1";
+    public static final String REGION = "us-east-1";
 
     final ObjectMapper mapper;
     final Clock clock;

@@ -49,6 +49,11 @@ public final class Dispatcher {
         }
     }
 
+    /** Checks a request's Authorization header (for targets the front serves itself). */
+    public void authenticate(String authorization) {
+        credentials.check(authorization);
+    }
+
     /** Serves one request; throws ApiException for a DynamoDB-shaped error. */
     public JsonNode dispatch(String target, String authorization, JsonNode body) {
         credentials.check(authorization);
