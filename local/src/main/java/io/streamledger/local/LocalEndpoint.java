@@ -1,6 +1,7 @@
 package io.streamledger.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.dynamodb.DynamoDbEngine;
 import io.streamledger.local.fault.FaultInjector;
 import io.streamledger.local.server.Credentials;
@@ -47,7 +48,7 @@ public final class LocalEndpoint implements AutoCloseable {
 
     private LocalEndpoint(Builder b) {
         this.config = b;
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = AttributeValues.newMapper();
         // an explicit streamSettings replaces the built-in Streams feature
         this.streamFeatures =
                 (b.streamSettings != null ? b.streamFeatures.withStreams(null) : b.streamFeatures)

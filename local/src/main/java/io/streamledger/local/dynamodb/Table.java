@@ -157,7 +157,8 @@ public final class Table {
             throw ApiException.validation(
                     "One or more parameter values were invalid: Size of "
                             + (maxBytes == MAX_HASH_KEY_BYTES ? "hashkey" : "rangekey")
-                            + " has exceeded the maximum size limit of "
+                            // DynamoDB's own text has no space before the number
+                            + " has exceeded the maximum size limit of"
                             + maxBytes
                             + " bytes");
         }
