@@ -180,7 +180,7 @@ final class LegacyParameters {
         List<Condition> parts = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = filter.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (key != null && (e.getKey().equals(key.hash()) || e.getKey().equals(key.range()))) {
+            if (key != null && key.isKeyAttribute(e.getKey())) {
                 throw invalid(
                         "QueryFilter can only contain non-primary key attributes: Primary key"
                                 + " attribute: "
@@ -204,7 +204,7 @@ final class LegacyParameters {
             if (OPERATORS.contains(op) && !KEY_OPERATORS.contains(op)) {
                 throw invalid("Attempted conditional constraint is not an indexable operation");
             }
-            if (e.getKey().equals(key.hash()) && OPERATORS.contains(op) && !op.equals("EQ")) {
+            if (key.hashes().contains(e.getKey()) && OPERATORS.contains(op) && !op.equals("EQ")) {
                 throw invalid("Query key condition not supported");
             }
             parts.add(condition(e.getKey(), e.getValue(), "KeyConditions"));

@@ -87,11 +87,7 @@ final class ReadOperations {
         NavigableMap<KeyValue, ObjectNode> source =
                 index == null ? t.items : t.indexes.get(index.name());
         NavigableMap<KeyValue, ObjectNode> range =
-                source.subMap(
-                        KeyValue.of(kc.hashValue(), kc.lowBound()),
-                        true,
-                        KeyValue.of(kc.hashValue(), kc.highBound(), KeyValue.MAX, KeyValue.MAX),
-                        true);
+                source.subMap(kc.lowerKey(), true, kc.upperKey(), true);
         boolean forward = request.path("ScanIndexForward").asBoolean(true);
         if (!forward) {
             range = range.descendingMap();
@@ -108,7 +104,8 @@ final class ReadOperations {
         }
         boolean matched = false;
         for (Map.Entry<KeyValue, ObjectNode> e : range.entrySet()) {
-            if (!kc.matchesRange(e.getKey().size() > 1 ? e.getKey().part(1) : null)) {
+            int at = kc.rangePosition();
+            if (!kc.matchesRange(e.getKey().size() > at ? e.getKey().part(at) : null)) {
                 if (kc.beginsWith() && matched) {
                     break; // sorted: the prefix's keys are contiguous and we are past them
                 }
@@ -302,9 +299,8 @@ final class ReadOperations {
         private ObjectNode lastKey(ObjectNode entry) {
             ObjectNode k = table.keyAttributes(entry);
             if (index != null) {
-                k.set(index.key().hash(), entry.get(index.key().hash()));
-                if (index.key().range() != null) {
-                    k.set(index.key().range(), entry.get(index.key().range()));
+                for (String a : index.key().attributes()) {
+                    k.set(a, entry.get(a));
                 }
             }
             return k;

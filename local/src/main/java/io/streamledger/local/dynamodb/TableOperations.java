@@ -89,16 +89,9 @@ final class TableOperations {
         List<IndexDef> all = new ArrayList<>(gsis);
         all.addAll(lsis);
         IndexDef.checkUnique(all);
-        Set<String> used = new HashSet<>();
-        used.add(key.hash());
-        if (key.range() != null) {
-            used.add(key.range());
-        }
+        Set<String> used = new HashSet<>(key.attributes());
         for (IndexDef i : all) {
-            used.add(i.key().hash());
-            if (i.key().range() != null) {
-                used.add(i.key().range());
-            }
+            used.addAll(i.key().attributes());
         }
         if (!used.equals(types.keySet())) {
             throw ApiException.validation(
@@ -281,12 +274,59 @@ final class TableOperations {
         engine.commitLock.lock();
         try {
             Table t = engine.table(request);
+            List<ObjectNode> deleted = new ArrayList<>();
+            for (JsonNode u : request.path("GlobalSecondaryIndexUpdates")) {
+                IndexDef gone =
+                        u.has("Delete")
+                                ? t.index(u.get("Delete").path("IndexName").asText())
+                                : null;
+                if (gone != null && gone.global()) {
+                    deleted.add(gone.describe(t.arn, t.indexes.get(gone.name()).size(), 0));
+                }
+            }
             updateLocked(t, request);
             engine.logDefinition("UpdateTable", request.deepCopy());
-            return wrap("TableDescription", description(t));
+            return wrap(
+                    "TableDescription", indexChangesInProgress(description(t), request, deleted));
         } finally {
             engine.commitLock.unlock();
         }
+    }
+
+    /**
+     * The UpdateTable answer for index changes, as DynamoDB gives it while they run: the table
+     * UPDATING, a new GSI CREATING with Backfilling, a dropped one DELETING. The local backfill is
+     * done under the commit lock before the answer, so DescribeTable shows them finished.
+     */
+    private static ObjectNode indexChangesInProgress(
+            ObjectNode d, JsonNode request, List<ObjectNode> deleted) {
+        Set<String> created = new HashSet<>();
+        for (JsonNode u : request.path("GlobalSecondaryIndexUpdates")) {
+            if (u.has("Create")) {
+                created.add(u.get("Create").path("IndexName").asText());
+            }
+        }
+        if (created.isEmpty() && deleted.isEmpty()) {
+            return d;
+        }
+        d.put("TableStatus", "UPDATING");
+        for (JsonNode g : d.path("GlobalSecondaryIndexes")) {
+            if (created.contains(g.path("IndexName").asText())) {
+                ((ObjectNode) g).put("IndexStatus", "CREATING");
+                ((ObjectNode) g).put("Backfilling", true);
+            }
+        }
+        if (!deleted.isEmpty()) {
+            var gsis =
+                    d.has("GlobalSecondaryIndexes")
+                            ? (ArrayNode) d.get("GlobalSecondaryIndexes")
+                            : d.putArray("GlobalSecondaryIndexes");
+            for (ObjectNode g : deleted) {
+                g.put("IndexStatus", "DELETING");
+                gsis.add(g);
+            }
+        }
+        return d;
     }
 
     private void updateLocked(Table t, ObjectNode request) {
