@@ -35,9 +35,7 @@ final class ItemOperations {
         ObjectNode item = RequestSupport.item(request, "Item");
         t.validateItem(item);
         KeyValue pk = t.primaryKey(item, false);
-        String rv =
-                RequestSupport.enumParam(
-                        request, "ReturnValues", "NONE", Set.of("NONE", "ALL_OLD"));
+        String rv = RequestSupport.returnValues(request, Set.of("NONE", "ALL_OLD"));
         boolean returnOld = RequestSupport.returnOldOnFailure(request);
         ExpressionContext ctx = RequestSupport.context(request, request.has("ConditionExpression"));
         Condition cond = RequestSupport.writeCondition(request, ctx);
@@ -136,9 +134,7 @@ final class ItemOperations {
         LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         KeyValue pk = t.keyOf(request.get("Key"));
-        String rv =
-                RequestSupport.enumParam(
-                        request, "ReturnValues", "NONE", Set.of("NONE", "ALL_OLD"));
+        String rv = RequestSupport.returnValues(request, Set.of("NONE", "ALL_OLD"));
         boolean returnOld = RequestSupport.returnOldOnFailure(request);
         ExpressionContext ctx = RequestSupport.context(request, request.has("ConditionExpression"));
         Condition cond = RequestSupport.writeCondition(request, ctx);

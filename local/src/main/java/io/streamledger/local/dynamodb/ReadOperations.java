@@ -223,9 +223,19 @@ final class ReadOperations {
                             ? "SPECIFIC_ATTRIBUTES"
                             : index == null ? "ALL_ATTRIBUTES" : "ALL_PROJECTED_ATTRIBUTES";
             this.select = RequestSupport.enumParam(request, "Select", dflt, SELECT);
+            String projectionParam =
+                    request.has("AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
             if (projection != null && !select.equals("SPECIFIC_ATTRIBUTES")) {
                 throw ApiException.validation(
-                        "Cannot specify the ProjectionExpression when choosing to get " + select);
+                        "Cannot specify the "
+                                + projectionParam
+                                + " when choosing to get "
+                                + select);
+            }
+            if (projection == null && select.equals("SPECIFIC_ATTRIBUTES")) {
+                throw ApiException.validation(
+                        "Must specify the AttributesToGet or ProjectionExpression when choosing to"
+                                + " get SPECIFIC_ATTRIBUTES");
             }
             if (select.equals("ALL_PROJECTED_ATTRIBUTES") && index == null) {
                 throw ApiException.validation(

@@ -113,6 +113,21 @@ final class RequestSupport {
         return v;
     }
 
+    private static final Set<String> RETURN_VALUES =
+            Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW");
+
+    /**
+     * ReturnValues of a write: a value outside the enum is the usual enum error, a value the
+     * operation does not offer (PutItem/DeleteItem take NONE or ALL_OLD) is DynamoDB's own error.
+     */
+    static String returnValues(JsonNode request, Set<String> offered) {
+        String v = enumParam(request, "ReturnValues", "NONE", RETURN_VALUES);
+        if (!offered.contains(v)) {
+            throw ApiException.validation("Return values set to invalid value");
+        }
+        return v;
+    }
+
     static Capacity.Mode capacityMode(JsonNode request) {
         return Capacity.Mode.of(request.path("ReturnConsumedCapacity").asText(null));
     }

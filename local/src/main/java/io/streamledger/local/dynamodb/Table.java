@@ -37,6 +37,12 @@ public final class Table {
     volatile @Nullable String ttlAttribute;
     volatile boolean deletionProtection;
 
+    /** When point-in-time recovery was enabled; null = disabled. */
+    volatile @Nullable Instant pitrSince;
+
+    /** When the table last became PAY_PER_REQUEST (DescribeTable's BillingModeSummary). */
+    volatile @Nullable Instant payPerRequestSince;
+
     final ConcurrentSkipListMap<KeyValue, ObjectNode> items = new ConcurrentSkipListMap<>();
     final Map<String, ConcurrentSkipListMap<KeyValue, ObjectNode>> indexes =
             new ConcurrentHashMap<>();
@@ -339,7 +345,12 @@ public final class Table {
         t.put("ItemCount", items.size());
         t.put("TableArn", arn);
         t.put("TableId", tableId);
-        t.putObject("BillingModeSummary").put("BillingMode", billingMode);
+        ObjectNode billing = t.putObject("BillingModeSummary");
+        billing.put("BillingMode", billingMode);
+        if (billingMode.equals("PAY_PER_REQUEST")) {
+            Instant since = payPerRequestSince != null ? payPerRequestSince : createdAt;
+            billing.put("LastUpdateToPayPerRequestDateTime", since.toEpochMilli() / 1000.0);
+        }
         if (!gsis.isEmpty()) {
             var a = t.putArray("GlobalSecondaryIndexes");
             for (IndexDef i : gsis) {

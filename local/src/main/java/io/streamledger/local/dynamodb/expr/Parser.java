@@ -123,8 +123,25 @@ public final class Parser {
                         paths.add(parser.path());
                     }
                     parser.expectEnd();
+                    checkNoOverlap(paths);
                     return paths;
                 });
+    }
+
+    /** A projection may not name a path and a path inside it (or the same path twice). */
+    private static void checkNoOverlap(List<Path> paths) {
+        for (int i = 0; i < paths.size(); i++) {
+            for (int j = i + 1; j < paths.size(); j++) {
+                if (paths.get(i).overlaps(paths.get(j))) {
+                    throw new ExpressionException(
+                            "Two document paths overlap with each other; must remove or rewrite"
+                                    + " one of these paths; path one: "
+                                    + Updater.render(paths.get(i))
+                                    + ", path two: "
+                                    + Updater.render(paths.get(j)));
+                }
+            }
+        }
     }
 
     private interface Body<T> {
