@@ -338,49 +338,24 @@ class LegacyParametersITCase {
     void expectedCombinationsAreValidated() {
         assertValidation(
                         () ->
-                                ddb.deleteItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("x", "1"))
-                                                        .expected(
-                                                                Map.of(
-                                                                        "v",
-                                                                        ExpectedAttributeValue
-                                                                                .builder()
-                                                                                .exists(true)
-                                                                                .build()))))
+                                deleteExpecting(
+                                        ExpectedAttributeValue.builder().exists(true).build()))
                 .hasMessageContaining("Value must be provided when Exists is true");
         assertValidation(
                         () ->
-                                ddb.deleteItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("x", "1"))
-                                                        .expected(
-                                                                Map.of(
-                                                                        "v",
-                                                                        ExpectedAttributeValue
-                                                                                .builder()
-                                                                                .exists(false)
-                                                                                .value(n("1"))
-                                                                                .build()))))
+                                deleteExpecting(
+                                        ExpectedAttributeValue.builder()
+                                                .exists(false)
+                                                .value(n("1"))
+                                                .build()))
                 .hasMessageContaining("Value cannot be used when Exists is false");
         assertValidation(
                         () ->
-                                ddb.deleteItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("x", "1"))
-                                                        .expected(
-                                                                Map.of(
-                                                                        "v",
-                                                                        ExpectedAttributeValue
-                                                                                .builder()
-                                                                                .value(n("1"))
-                                                                                .comparisonOperator(
-                                                                                        ComparisonOperator
-                                                                                                .EQ)
-                                                                                .build()))))
+                                deleteExpecting(
+                                        ExpectedAttributeValue.builder()
+                                                .value(n("1"))
+                                                .comparisonOperator(ComparisonOperator.EQ)
+                                                .build()))
                 .hasMessageContaining("Value and ComparisonOperator cannot be used together");
     }
 
@@ -440,55 +415,36 @@ class LegacyParametersITCase {
                 .doesNotContainKey("name");
     }
 
+    private static void update(String attr, AttributeValueUpdate u) {
+        ddb.updateItem(
+                b -> b.tableName(table).key(key("v", "1")).attributeUpdates(Map.of(attr, u)));
+    }
+
+    private static void deleteExpecting(ExpectedAttributeValue e) {
+        ddb.deleteItem(b -> b.tableName(table).key(key("x", "1")).expected(Map.of("v", e)));
+    }
+
     @Test
     void attributeUpdatesAreValidated() {
         assertValidation(
                         () ->
-                                ddb.updateItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("v", "1"))
-                                                        .attributeUpdates(
-                                                                Map.of(
-                                                                        "x",
-                                                                        AttributeValueUpdate
-                                                                                .builder()
-                                                                                .action(
-                                                                                        AttributeAction
-                                                                                                .PUT)
-                                                                                .build()))))
+                                update(
+                                        "x",
+                                        AttributeValueUpdate.builder()
+                                                .action(AttributeAction.PUT)
+                                                .build()))
                 .hasMessageContaining(
                         "Only DELETE action is allowed when no attribute value is specified");
         assertValidation(
                         () ->
-                                ddb.updateItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("v", "1"))
-                                                        .attributeUpdates(
-                                                                Map.of(
-                                                                        "x",
-                                                                        AttributeValueUpdate
-                                                                                .builder()
-                                                                                .action(
-                                                                                        AttributeAction
-                                                                                                .ADD)
-                                                                                .value(s("no"))
-                                                                                .build()))))
+                                update(
+                                        "x",
+                                        AttributeValueUpdate.builder()
+                                                .action(AttributeAction.ADD)
+                                                .value(s("no"))
+                                                .build()))
                 .hasMessageContaining("ADD action is not supported for the type S");
-        assertValidation(
-                        () ->
-                                ddb.updateItem(
-                                        b ->
-                                                b.tableName(table)
-                                                        .key(key("v", "1"))
-                                                        .attributeUpdates(
-                                                                Map.of(
-                                                                        "SK",
-                                                                        AttributeValueUpdate
-                                                                                .builder()
-                                                                                .value(s("2"))
-                                                                                .build()))))
+        assertValidation(() -> update("SK", AttributeValueUpdate.builder().value(s("2")).build()))
                 .hasMessageContaining(
                         "Cannot update attribute SK. This attribute is part of the key");
     }
