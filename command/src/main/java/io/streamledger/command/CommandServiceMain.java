@@ -1,11 +1,12 @@
 package io.streamledger.command;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
@@ -21,12 +22,9 @@ import picocli.CommandLine.Option;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
 
@@ -179,21 +177,12 @@ public final class CommandServiceMain implements Callable<Integer> {
 
     /** The service's DynamoDB client: SDK retries off, the service's one retry policy decides. */
     public static DynamoDbClient dynamoClient(URI endpoint, String region) {
-        DynamoDbClientBuilder b =
-                DynamoDbClient.builder()
-                        .region(Region.of(region))
-                        // Apache client: pooled keep-alive connections with TCP_NODELAY
-                        .httpClient(ApacheHttpClient.builder().maxConnections(256).build())
-                        .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
-        if (endpoint != null) {
-            b.endpointOverride(endpoint)
-                    .credentialsProvider(
-                            StaticCredentialsProvider.create(
-                                    AwsBasicCredentials.create("local", "local")));
-        } else {
-            b.credentialsProvider(DefaultCredentialsProvider.builder().build());
-        }
-        return b.build();
+        // Apache client: pooled keep-alive connections with TCP_NODELAY
+        return DynamoDbClientConfig.forEndpoint(endpoint, region)
+                .apacheHttpClient(256)
+                .sdkMaxAttempts(1)
+                .build()
+                .buildSyncClient();
     }
 
     static KinesisClient kinesisClient(URI endpoint, String region) {

@@ -51,6 +51,32 @@ public final class HttpApi implements AutoCloseable {
                             cfg.showJavalinBanner = false;
                             cfg.http.maxRequestSize = StrictJson.MAX_BODY_BYTES;
                         });
+        authenticate(app, auth);
+        app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
+        registerIfPresent(s.orders(), HttpApi::orderRoutes);
+        registerIfPresent(s.orderQueries(), HttpApi::orderQueryRoutes);
+        registerIfPresent(s.fills(), HttpApi::fillRoutes);
+        registerIfPresent(s.trades(), HttpApi::tradeRoutes);
+        registerIfPresent(s.ledger(), HttpApi::ledgerRoutes);
+        registerIfPresent(s.balances(), HttpApi::balanceRoutes);
+        registerIfPresent(s.portfolio(), HttpApi::portfolioRoutes);
+        errorHandlers(app);
+    }
+
+    /** Registers one resource's routes on the app. */
+    @FunctionalInterface
+    private interface Registrar<T> {
+        void register(Javalin app, T service);
+    }
+
+    private <T> void registerIfPresent(T service, Registrar<T> registrar) {
+        if (service != null) {
+            registrar.register(app, service);
+        }
+    }
+
+    /** Every /v1 request carries a known API key; its tenant is the request's tenant. */
+    private static void authenticate(Javalin app, ApiKeyAuthenticator auth) {
         app.before(
                 "/v1/*",
                 ctx -> {
@@ -73,155 +99,155 @@ public final class HttpApi implements AutoCloseable {
                     }
                     ctx.attribute(ATTR_TENANT, tenant);
                 });
-        app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
+    }
 
-        if (s.orders() != null) {
-            app.post(
-                    "/v1/orders",
-                    ctx -> {
-                        String key = idempotencyKey(ctx);
-                        ObjectNode body = body(ctx);
-                        writeOutcome(ctx, s.orders().place(tenant(ctx), key, body, meter(ctx)));
-                    });
-        }
-        if (s.orderQueries() != null) {
-            app.get(
-                    "/v1/orders/{id}",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.orderQueries()
-                                            .get(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
-            app.get(
-                    "/v1/accounts/{a}/orders",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.orderQueries()
-                                            .listByAccount(
-                                                    tenant(ctx),
-                                                    ctx.pathParam("a"),
-                                                    ctx.queryParam("status"),
-                                                    ctx.queryParam("cursor"),
-                                                    limit(ctx),
-                                                    meter(ctx))));
-        }
-        if (s.fills() != null) {
-            app.post(
-                    "/v1/orders/{id}/fills",
-                    ctx -> {
-                        ObjectNode body = body(ctx);
-                        writeOutcome(
-                                ctx,
-                                s.fills().fill(tenant(ctx), ctx.pathParam("id"), body, meter(ctx)));
-                    });
-        }
-        if (s.trades() != null) {
-            app.get(
-                    "/v1/orders/{id}/trades",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.trades()
-                                            .byOrder(
-                                                    tenant(ctx),
-                                                    ctx.pathParam("id"),
-                                                    ctx.queryParam("cursor"),
-                                                    limit(ctx),
-                                                    meter(ctx))));
-            app.get(
-                    "/v1/accounts/{a}/trades",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.trades()
-                                            .byAccount(
-                                                    tenant(ctx),
-                                                    ctx.pathParam("a"),
-                                                    ctx.queryParam("cursor"),
-                                                    limit(ctx),
-                                                    meter(ctx))));
-            app.get(
-                    "/v1/symbols/{s}/trades",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.trades()
-                                            .bySymbol(
-                                                    tenant(ctx),
-                                                    ctx.pathParam("s"),
-                                                    ctx.queryParam("cursor"),
-                                                    limit(ctx),
-                                                    meter(ctx))));
-        }
-        if (s.ledger() != null) {
-            app.post(
-                    "/v1/ledger/transactions",
-                    ctx -> {
-                        ObjectNode body = body(ctx);
-                        writeOutcome(ctx, s.ledger().post(tenant(ctx), body, meter(ctx)));
-                    });
-            app.post(
-                    "/v1/ledger/reservations",
-                    ctx -> {
-                        ObjectNode body = body(ctx);
-                        writeOutcome(ctx, s.ledger().reserve(tenant(ctx), body, meter(ctx)));
-                    });
-            app.post(
-                    "/v1/ledger/reservations/{id}/release",
-                    ctx -> {
-                        ObjectNode body = body(ctx);
-                        writeOutcome(
-                                ctx,
-                                s.ledger()
-                                        .release(
-                                                tenant(ctx),
-                                                ctx.pathParam("id"),
-                                                body,
-                                                meter(ctx)));
-                    });
-            app.post(
-                    "/v1/ledger/reservations/{id}/consume",
-                    ctx -> {
-                        ObjectNode body = body(ctx);
-                        writeOutcome(
-                                ctx,
-                                s.ledger()
-                                        .consume(
-                                                tenant(ctx),
-                                                ctx.pathParam("id"),
-                                                body,
-                                                meter(ctx)));
-                    });
-        }
-        if (s.balances() != null) {
-            app.get(
-                    "/v1/accounts/{a}/balances",
-                    ctx ->
-                            writeRead(
-                                    ctx,
-                                    s.balances()
-                                            .balances(
-                                                    tenant(ctx), ctx.pathParam("a"), meter(ctx))));
-        }
-        if (s.portfolio() != null) {
-            app.get(
-                    "/v1/accounts/{a}/portfolio",
-                    ctx -> {
-                        onlyParams(ctx, io.streamledger.command.portfolio.PortfolioQueries.PARAMS);
+    /** POST /v1/orders (CS01 admission). */
+    private static void orderRoutes(Javalin app, OrderService orders) {
+        app.post(
+                "/v1/orders",
+                ctx -> {
+                    String key = idempotencyKey(ctx);
+                    ObjectNode body = body(ctx);
+                    writeOutcome(ctx, orders.place(tenant(ctx), key, body, meter(ctx)));
+                });
+    }
+
+    /** GET one order and an account's orders (AP01/AP03). */
+    private static void orderQueryRoutes(Javalin app, OrderQueries orderQueries) {
+        app.get(
+                "/v1/orders/{id}",
+                ctx ->
                         writeRead(
                                 ctx,
-                                s.portfolio()
-                                        .portfolio(
-                                                tenant(ctx),
-                                                ctx.pathParam("a"),
-                                                ctx.queryParam("symbol"),
-                                                ctx.queryParam("cursor"),
-                                                limit(ctx),
-                                                meter(ctx)));
-                    });
-        }
+                                orderQueries.get(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+        app.get(
+                "/v1/accounts/{a}/orders",
+                ctx ->
+                        writeRead(
+                                ctx,
+                                orderQueries.listByAccount(
+                                        tenant(ctx),
+                                        ctx.pathParam("a"),
+                                        ctx.queryParam("status"),
+                                        ctx.queryParam("cursor"),
+                                        limit(ctx),
+                                        meter(ctx))));
+    }
 
+    /** POST /v1/orders/{id}/fills (CS04). */
+    private static void fillRoutes(Javalin app, io.streamledger.command.fills.FillService fills) {
+        app.post(
+                "/v1/orders/{id}/fills",
+                ctx -> {
+                    ObjectNode body = body(ctx);
+                    writeOutcome(
+                            ctx, fills.fill(tenant(ctx), ctx.pathParam("id"), body, meter(ctx)));
+                });
+    }
+
+    /** GET trades by order, account and symbol (AP04-AP06). */
+    private static void tradeRoutes(
+            Javalin app, io.streamledger.command.fills.TradeQueries trades) {
+        app.get(
+                "/v1/orders/{id}/trades",
+                ctx ->
+                        writeRead(
+                                ctx,
+                                trades.byOrder(
+                                        tenant(ctx),
+                                        ctx.pathParam("id"),
+                                        ctx.queryParam("cursor"),
+                                        limit(ctx),
+                                        meter(ctx))));
+        app.get(
+                "/v1/accounts/{a}/trades",
+                ctx ->
+                        writeRead(
+                                ctx,
+                                trades.byAccount(
+                                        tenant(ctx),
+                                        ctx.pathParam("a"),
+                                        ctx.queryParam("cursor"),
+                                        limit(ctx),
+                                        meter(ctx))));
+        app.get(
+                "/v1/symbols/{s}/trades",
+                ctx ->
+                        writeRead(
+                                ctx,
+                                trades.bySymbol(
+                                        tenant(ctx),
+                                        ctx.pathParam("s"),
+                                        ctx.queryParam("cursor"),
+                                        limit(ctx),
+                                        meter(ctx))));
+    }
+
+    /** POST ledger transactions and reservation lifecycle (CS11, AP12). */
+    private static void ledgerRoutes(
+            Javalin app, io.streamledger.command.ledger.LedgerService ledger) {
+        app.post(
+                "/v1/ledger/transactions",
+                ctx -> {
+                    ObjectNode body = body(ctx);
+                    writeOutcome(ctx, ledger.post(tenant(ctx), body, meter(ctx)));
+                });
+        app.post(
+                "/v1/ledger/reservations",
+                ctx -> {
+                    ObjectNode body = body(ctx);
+                    writeOutcome(ctx, ledger.reserve(tenant(ctx), body, meter(ctx)));
+                });
+        app.post(
+                "/v1/ledger/reservations/{id}/release",
+                ctx -> {
+                    ObjectNode body = body(ctx);
+                    writeOutcome(
+                            ctx,
+                            ledger.release(tenant(ctx), ctx.pathParam("id"), body, meter(ctx)));
+                });
+        app.post(
+                "/v1/ledger/reservations/{id}/consume",
+                ctx -> {
+                    ObjectNode body = body(ctx);
+                    writeOutcome(
+                            ctx,
+                            ledger.consume(tenant(ctx), ctx.pathParam("id"), body, meter(ctx)));
+                });
+    }
+
+    /** GET an account's AP12 balances. */
+    private static void balanceRoutes(
+            Javalin app, io.streamledger.command.ledger.BalanceQueries balances) {
+        app.get(
+                "/v1/accounts/{a}/balances",
+                ctx ->
+                        writeRead(
+                                ctx,
+                                balances.balances(tenant(ctx), ctx.pathParam("a"), meter(ctx))));
+    }
+
+    /** GET an account's AP07 portfolio view. */
+    private static void portfolioRoutes(
+            Javalin app, io.streamledger.command.portfolio.PortfolioQueries portfolio) {
+        app.get(
+                "/v1/accounts/{a}/portfolio",
+                ctx -> {
+                    onlyParams(ctx, io.streamledger.command.portfolio.PortfolioQueries.PARAMS);
+                    writeRead(
+                            ctx,
+                            portfolio.portfolio(
+                                    tenant(ctx),
+                                    ctx.pathParam("a"),
+                                    ctx.queryParam("symbol"),
+                                    ctx.queryParam("cursor"),
+                                    limit(ctx),
+                                    meter(ctx)));
+                });
+    }
+
+    /** API errors as JSON with their status; anything else is a logged 500; unknown routes 404. */
+    private static void errorHandlers(Javalin app) {
         app.exception(
                 ApiException.class,
                 (e, ctx) -> {

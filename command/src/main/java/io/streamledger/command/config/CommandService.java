@@ -1,13 +1,13 @@
 package io.streamledger.command.config;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.aws.retry.Retrying;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.RetryPolicy;
-import io.streamledger.command.dynamo.Retrying;
 import io.streamledger.command.fills.FillCommand;
 import io.streamledger.command.fills.FillService;
 import io.streamledger.command.fills.TradeQueries;

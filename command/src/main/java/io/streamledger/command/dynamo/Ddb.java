@@ -1,5 +1,6 @@
 package io.streamledger.command.dynamo;
 
+import io.streamledger.aws.retry.Retrying;
 import java.util.Collection;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -19,7 +20,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The service's DynamoDB access: every call asks for INDEXES consumed capacity, charges it to the
- * request's {@link CapacityMeter}, and goes through the one retry policy (STYLE 8).
+ * request's {@link CapacityMeter}, and goes through the one retry policy (seed CS06
+ * classification).
  */
 public final class Ddb {
 

@@ -1,5 +1,6 @@
 package io.streamledger.command.dynamo;
 
+import io.streamledger.aws.error.CancellationCode;
 import io.streamledger.command.config.Schema;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,6 @@ public final class Tx {
 
     /** True when action {@code index} of a cancelled transaction failed its condition. */
     public static boolean conditionFailed(List<CancellationReason> reasons, int index) {
-        return reasons != null
-                && reasons.size() > index
-                && "ConditionalCheckFailed".equals(reasons.get(index).code());
+        return CancellationCode.conditionFailed(reasons, index);
     }
 }

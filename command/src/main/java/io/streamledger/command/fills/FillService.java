@@ -1,6 +1,10 @@
 package io.streamledger.command.fills;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
+import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.aws.update.Condition;
+import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
@@ -8,10 +12,8 @@ import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.dynamo.Tx;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
@@ -27,7 +29,6 @@ import io.streamledger.model.money.Quantity;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -56,8 +57,7 @@ public final class FillService {
     private final TableNames tables;
     private final IdempotentExecutor executor;
     private final RetryPolicy versionBackoff =
-            new RetryPolicy(
-                    MAX_VERSION_ROUNDS, Duration.ofMillis(2), Duration.ofMillis(50), Thread::sleep);
+            RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public FillService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
         this.ddb = ddb;
@@ -87,138 +87,20 @@ public final class FillService {
                 meter);
     }
 
-    /** The effect; also re-attempted by the repair worker. */
+    /**
+     * The effect; also re-attempted by the repair worker. Each round reads the order, guards the
+     * fill against it, plans the transaction and writes it; a moved order version re-reads.
+     */
     public DurableResponse apply(Claim claim, FillCommand cmd, CapacityMeter meter) {
-        String tenant = claim.tenant();
         for (int round = 0; round < MAX_VERSION_ROUNDS; round++) {
             if (round > 0) {
                 versionBackoff.pause(round);
             }
-            Map<String, AttributeValue> order =
-                    ddb.getStrong(tables.orders(), OrderItems.key(tenant, cmd.orderId()), meter);
-            if (order == null) {
-                throw ApiException.notFound("order '" + cmd.orderId() + "' not found");
-            }
-            String symbol = Av.reqStr(order, OrderItems.A_SYMBOL);
-            String currency = Av.reqStr(order, OrderItems.A_CURRENCY);
-            OrderStatus status = OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS));
-            long version = Av.lng(order, OrderItems.A_VERSION, 0);
-            Quantity qty = Amounts.positiveQuantity("quantity", cmd.quantity(), symbol);
-            Money price = Amounts.positiveMoney("price", cmd.price(), currency);
-            Money fee = Amounts.money("fee", cmd.fee(), currency);
-            if (!status.acceptsFills()) {
-                throw ApiException.unprocessable(
-                        "ORDER_NOT_FILLABLE",
-                        "order '" + cmd.orderId() + "' is " + status + " and accepts no fills");
-            }
-            BigDecimal remaining = Av.dec(order, OrderItems.A_REMAINING);
-            BigDecimal filled = Av.dec(order, OrderItems.A_FILLED);
-            if (qty.value().compareTo(remaining) > 0) {
-                throw ApiException.unprocessable(
-                        "OVERFILL",
-                        "fill of "
-                                + qty.value().toPlainString()
-                                + " exceeds the remaining quantity "
-                                + remaining.toPlainString()
-                                + " of order '"
-                                + cmd.orderId()
-                                + "'");
-            }
-            BigDecimal newRemaining = remaining.subtract(qty.value());
-            BigDecimal newFilled = filled.add(qty.value());
-            OrderStatus newStatus =
-                    newRemaining.signum() == 0 ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED;
-            long newVersion = version + 1;
-            Instant now =
-                    executor.store()
-                            .clock()
-                            .instant()
-                            .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-            String accountId = Av.reqStr(order, OrderItems.A_ACCOUNT);
-            TradeItems.Trade trade =
-                    new TradeItems.Trade(
-                            tenant,
-                            cmd.orderId(),
-                            cmd.fillId(),
-                            accountId,
-                            symbol,
-                            Av.reqStr(order, OrderItems.A_SIDE),
-                            qty.value(),
-                            price,
-                            fee,
-                            cmd.executedAt(),
-                            newVersion);
-            Map<String, AttributeValue> tradeItem = TradeItems.item(trade);
-            ObjectNode body = StrictJson.MAPPER.createObjectNode();
-            body.set("trade", TradeItems.view(tradeItem));
-            ObjectNode o = body.putObject("order");
-            o.put("orderId", cmd.orderId());
-            o.put("status", newStatus.name());
-            o.put("filledQuantity", newFilled.toPlainString());
-            o.put("remainingQuantity", newRemaining.toPlainString());
-            o.put("version", newVersion);
-            DurableResponse response = new DurableResponse(201, StrictJson.write(body));
-
-            String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
-            OutboxEvent event =
-                    new OutboxEvent(
-                            eventId,
-                            "Order",
-                            cmd.orderId(),
-                            newVersion,
-                            EVENT_TRADE_EXECUTED,
-                            1,
-                            now,
-                            claim.owner(),
-                            claim.requestKey(),
-                            new Payloads()
-                                    .s("tenant", tenant)
-                                    .s("tradeId", trade.tradeId())
-                                    .s("fillId", trade.fillId())
-                                    .s("orderId", trade.orderId())
-                                    .s("accountId", trade.accountId())
-                                    .s("symbol", trade.symbol())
-                                    .s("side", trade.side())
-                                    .n("quantity", trade.quantity())
-                                    .n("price", price.amount())
-                                    .s("currency", price.currency())
-                                    .n("fee", fee.amount())
-                                    .s("feeCurrency", fee.currency())
-                                    .s("executedAt", trade.executedAt().toString())
-                                    .n("orderVersion", newVersion)
-                                    .s("orderStatus", newStatus.name())
-                                    .build());
-            List<TransactWriteItem> tx =
-                    List.of(
-                            Tx.createPut(tables.execution(), tradeItem),
-                            orderAdvance(
-                                    tenant,
-                                    order,
-                                    version,
-                                    qty.value(),
-                                    newFilled,
-                                    newRemaining,
-                                    status,
-                                    newStatus,
-                                    newVersion,
-                                    now),
-                            OutboxItems.createPut(tables.context(), tenant, event),
-                            executor.store().completionPut(claim, response));
-            try {
-                ddb.transact(tx, claim.roundToken(round), meter);
-                return response;
-            } catch (TransactionCanceledException e) {
-                if (Tx.conditionFailed(e.cancellationReasons(), TX_REQUEST)) {
-                    throw new OwnershipLostException();
-                }
-                if (Tx.conditionFailed(e.cancellationReasons(), TX_TRADE)) {
-                    throw new IllegalStateException(
-                            "trade " + trade.tradeId() + " exists but its request is not complete");
-                }
-                if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)) {
-                    continue; // another fill advanced the order: re-read and re-decide
-                }
-                throw e;
+            OrderSnapshot order = readOrder(claim.tenant(), cmd.orderId(), meter);
+            FillAmounts amounts = guard(cmd, order);
+            FillPlan plan = plan(claim, cmd, order, amounts);
+            if (write(claim, plan, round, meter)) {
+                return plan.response();
             }
         }
         throw new ApiException(
@@ -226,6 +108,183 @@ public final class FillService {
                 "ORDER_BUSY",
                 "order '" + cmd.orderId() + "' is being updated concurrently; retry",
                 Map.of("Retry-After", "1"));
+    }
+
+    /** The order as read this round (strongly consistent). */
+    private record OrderSnapshot(
+            Map<String, AttributeValue> item,
+            String orderId,
+            String accountId,
+            String symbol,
+            String side,
+            String currency,
+            OrderStatus status,
+            long version,
+            BigDecimal remaining,
+            BigDecimal filled) {}
+
+    /** The fill's amounts, checked against the order's instrument and currency. */
+    private record FillAmounts(Quantity quantity, Money price, Money fee) {}
+
+    /** Everything the transaction writes and the response it records. */
+    private record FillPlan(
+            TradeItems.Trade trade, DurableResponse response, List<TransactWriteItem> tx) {}
+
+    private OrderSnapshot readOrder(String tenant, String orderId, CapacityMeter meter) {
+        Map<String, AttributeValue> order =
+                ddb.getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
+        if (order == null) {
+            throw ApiException.notFound("order '" + orderId + "' not found");
+        }
+        return new OrderSnapshot(
+                order,
+                Av.reqStr(order, OrderItems.A_ORDER_ID),
+                Av.reqStr(order, OrderItems.A_ACCOUNT),
+                Av.reqStr(order, OrderItems.A_SYMBOL),
+                Av.reqStr(order, OrderItems.A_SIDE),
+                Av.reqStr(order, OrderItems.A_CURRENCY),
+                OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS)),
+                Av.lng(order, OrderItems.A_VERSION, 0),
+                Av.dec(order, OrderItems.A_REMAINING),
+                Av.dec(order, OrderItems.A_FILLED));
+    }
+
+    /** Flat guards: amounts valid for the order, order fillable, no overfill (CS04). */
+    private static FillAmounts guard(FillCommand cmd, OrderSnapshot order) {
+        Quantity qty = Amounts.positiveQuantity("quantity", cmd.quantity(), order.symbol());
+        Money price = Amounts.positiveMoney("price", cmd.price(), order.currency());
+        Money fee = Amounts.money("fee", cmd.fee(), order.currency());
+        if (!order.status().acceptsFills()) {
+            throw ApiException.unprocessable(
+                    "ORDER_NOT_FILLABLE",
+                    "order '" + cmd.orderId() + "' is " + order.status() + " and accepts no fills");
+        }
+        if (qty.value().compareTo(order.remaining()) > 0) {
+            throw ApiException.unprocessable(
+                    "OVERFILL",
+                    "fill of "
+                            + qty.value().toPlainString()
+                            + " exceeds the remaining quantity "
+                            + order.remaining().toPlainString()
+                            + " of order '"
+                            + cmd.orderId()
+                            + "'");
+        }
+        return new FillAmounts(qty, price, fee);
+    }
+
+    /** Pure: the trade, the order advance, the outbox event and the completion, as one plan. */
+    private FillPlan plan(Claim claim, FillCommand cmd, OrderSnapshot order, FillAmounts amounts) {
+        String tenant = claim.tenant();
+        Quantity qty = amounts.quantity();
+        BigDecimal newRemaining = order.remaining().subtract(qty.value());
+        BigDecimal newFilled = order.filled().add(qty.value());
+        OrderStatus newStatus =
+                newRemaining.signum() == 0 ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED;
+        long newVersion = order.version() + 1;
+        Instant now =
+                executor.store()
+                        .clock()
+                        .instant()
+                        .truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        TradeItems.Trade trade =
+                new TradeItems.Trade(
+                        tenant,
+                        cmd.orderId(),
+                        cmd.fillId(),
+                        order.accountId(),
+                        order.symbol(),
+                        order.side(),
+                        qty.value(),
+                        amounts.price(),
+                        amounts.fee(),
+                        cmd.executedAt(),
+                        newVersion);
+        Map<String, AttributeValue> tradeItem = TradeItems.item(trade);
+        ObjectNode body = StrictJson.MAPPER.createObjectNode();
+        body.set("trade", TradeItems.view(tradeItem));
+        ObjectNode o = body.putObject("order");
+        o.put("orderId", cmd.orderId());
+        o.put("status", newStatus.name());
+        o.put("filledQuantity", newFilled.toPlainString());
+        o.put("remainingQuantity", newRemaining.toPlainString());
+        o.put("version", newVersion);
+        DurableResponse response = new DurableResponse(201, StrictJson.write(body));
+        OutboxEvent event = tradeExecuted(claim, trade, amounts, newStatus, newVersion, now);
+        List<TransactWriteItem> tx =
+                List.of(
+                        Tx.createPut(tables.execution(), tradeItem),
+                        orderAdvance(
+                                tenant,
+                                order,
+                                qty.value(),
+                                newFilled,
+                                newRemaining,
+                                newStatus,
+                                newVersion,
+                                now),
+                        OutboxItems.createPut(tables.context(), tenant, event),
+                        executor.store().completionPut(claim, response));
+        return new FillPlan(trade, response, tx);
+    }
+
+    private static OutboxEvent tradeExecuted(
+            Claim claim,
+            TradeItems.Trade trade,
+            FillAmounts amounts,
+            OrderStatus newStatus,
+            long newVersion,
+            Instant now) {
+        String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
+        return new OutboxEvent(
+                eventId,
+                "Order",
+                trade.orderId(),
+                newVersion,
+                EVENT_TRADE_EXECUTED,
+                1,
+                now,
+                claim.owner(),
+                claim.requestKey(),
+                new Payloads()
+                        .s("tenant", claim.tenant())
+                        .s("tradeId", trade.tradeId())
+                        .s("fillId", trade.fillId())
+                        .s("orderId", trade.orderId())
+                        .s("accountId", trade.accountId())
+                        .s("symbol", trade.symbol())
+                        .s("side", trade.side())
+                        .n("quantity", trade.quantity())
+                        .n("price", amounts.price().amount())
+                        .s("currency", amounts.price().currency())
+                        .n("fee", amounts.fee().amount())
+                        .s("feeCurrency", amounts.fee().currency())
+                        .s("executedAt", trade.executedAt().toString())
+                        .n("orderVersion", newVersion)
+                        .s("orderStatus", newStatus.name())
+                        .build());
+    }
+
+    /** One transaction; false when another fill advanced the order first (re-read and retry). */
+    private boolean write(Claim claim, FillPlan plan, int round, CapacityMeter meter) {
+        try {
+            ddb.transact(plan.tx(), claim.roundToken(round), meter);
+            return true;
+        } catch (TransactionCanceledException e) {
+            if (Tx.conditionFailed(e.cancellationReasons(), TX_REQUEST)) {
+                throw new OwnershipLostException();
+            }
+            if (Tx.conditionFailed(e.cancellationReasons(), TX_TRADE)) {
+                throw new IllegalStateException(
+                        "trade "
+                                + plan.trade().tradeId()
+                                + " exists but its request is not complete");
+            }
+            if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private static void validateAmounts(FillCommand cmd, Map<String, AttributeValue> order) {
@@ -241,64 +300,39 @@ public final class FillService {
 
     private TransactWriteItem orderAdvance(
             String tenant,
-            Map<String, AttributeValue> order,
-            long expectedVersion,
+            OrderSnapshot order,
             BigDecimal fillQty,
             BigDecimal newFilled,
             BigDecimal newRemaining,
-            OrderStatus oldStatus,
             OrderStatus newStatus,
             long newVersion,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#v", OrderItems.A_VERSION);
-        names.put("#rem", OrderItems.A_REMAINING);
-        names.put("#filled", OrderItems.A_FILLED);
-        names.put("#status", OrderItems.A_STATUS);
-        names.put("#updated", OrderItems.A_UPDATED);
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":expected", Av.n(expectedVersion));
-        values.put(":fill", Av.n(fillQty));
-        values.put(":nv", Av.n(newVersion));
-        values.put(":rem", Av.n(newRemaining));
-        values.put(":filled", Av.n(newFilled));
-        values.put(":status", Av.s(newStatus.name()));
-        values.put(":updated", Av.s(now.toString()));
-        StringBuilder set =
-                new StringBuilder(
-                        "SET #v = :nv, #rem = :rem, #filled = :filled, #status = :status,"
-                                + " #updated = :updated");
-        String remove = "";
-        names.put("#g2pk", Schema.GSI2PK);
+        ConditionalUpdate.Builder update =
+                ConditionalUpdate.builder()
+                        .set(OrderItems.A_VERSION, Av.n(newVersion))
+                        .set(OrderItems.A_REMAINING, Av.n(newRemaining))
+                        .set(OrderItems.A_FILLED, Av.n(newFilled))
+                        .set(OrderItems.A_STATUS, Av.s(newStatus.name()))
+                        .set(OrderItems.A_UPDATED, Av.s(now.toString()));
         if (newStatus.terminal()) {
             // AP03: terminal orders leave the sparse status index
-            names.put("#g2sk", Schema.GSI2SK);
-            remove = " REMOVE #g2pk, #g2sk";
-        } else if (newStatus != oldStatus) {
-            // AP03 membership moves to the new status partition (delete + put in GSI2)
-            values.put(
-                    ":g2pk",
-                    Av.s(
-                            Schema.accountStatusPk(
-                                    tenant,
-                                    Av.reqStr(order, OrderItems.A_ACCOUNT),
-                                    newStatus.name())));
-            // the SK (ORD#at#id) is unchanged: only the partition of the membership moves
-            set.append(", #g2pk = :g2pk");
-        } else {
-            names.remove("#g2pk");
+            update.remove(Schema.GSI2PK, Schema.GSI2SK);
+        } else if (newStatus != order.status()) {
+            // AP03 membership moves to the new status partition (delete + put in GSI2); the SK
+            // (ORD#at#id) is unchanged: only the partition of the membership moves
+            update.set(
+                    Schema.GSI2PK,
+                    Av.s(Schema.accountStatusPk(tenant, order.accountId(), newStatus.name())));
         }
+        update.when(Condition.eq(OrderItems.A_VERSION, Av.n(order.version())))
+                .when(Condition.ge(OrderItems.A_REMAINING, Av.n(fillQty)));
         return TransactWriteItem.builder()
                 .update(
-                        Update.builder()
-                                .tableName(tables.orders())
-                                .key(
-                                        OrderItems.key(
-                                                tenant, Av.reqStr(order, OrderItems.A_ORDER_ID)))
-                                .updateExpression(set + remove)
-                                .conditionExpression("#v = :expected AND #rem >= :fill")
-                                .expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
+                        update.build()
+                                .applyTo(
+                                        Update.builder()
+                                                .tableName(tables.orders())
+                                                .key(OrderItems.key(tenant, order.orderId())))
                                 .build())
                 .build();
     }

@@ -1,9 +1,9 @@
 package io.streamledger.command.fills;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.model.keys.TradeByAccountKey;
 import io.streamledger.model.keys.TradeBySymbolKey;
 import io.streamledger.model.keys.TradeKey;

@@ -2,13 +2,13 @@ package io.streamledger.command.fills;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.PageCursor;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;

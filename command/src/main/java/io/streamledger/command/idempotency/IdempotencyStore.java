@@ -1,7 +1,7 @@
 package io.streamledger.command.idempotency;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.model.keys.RepairDueKey;

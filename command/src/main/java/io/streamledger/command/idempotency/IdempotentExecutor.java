@@ -1,11 +1,11 @@
 package io.streamledger.command.idempotency;
 
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetriesExhaustedException;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.ErrorBodies;
 import io.streamledger.command.dynamo.CapacityMeter;
-import io.streamledger.command.dynamo.ErrorClass;
-import io.streamledger.command.dynamo.ErrorClassifier;
-import io.streamledger.command.dynamo.RetriesExhaustedException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -149,7 +149,7 @@ public final class IdempotentExecutor {
         } catch (OwnershipLostException lost) {
             return afterOwnershipLost(claim, meter);
         } catch (RuntimeException e) {
-            ErrorClass cls = ErrorClassifier.classify(e);
+            ErrorClass cls = DynamoDbErrorClassifier.classify(e);
             LOG.warn(
                     "effect of {} {} ended ambiguously ({}); handing it to repair",
                     claim.operation(),

@@ -1,7 +1,7 @@
 package io.streamledger.command.ledger;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.HashMap;

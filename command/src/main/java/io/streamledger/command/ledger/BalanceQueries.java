@@ -2,11 +2,11 @@ package io.streamledger.command.ledger;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import java.util.Map;

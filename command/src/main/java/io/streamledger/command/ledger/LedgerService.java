@@ -4,16 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.dynamo.Tx;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
@@ -81,8 +81,7 @@ public final class LedgerService {
     private final IdempotentExecutor executor;
     private final LedgerRules rules;
     private final RetryPolicy versionBackoff =
-            new RetryPolicy(
-                    MAX_VERSION_ROUNDS, Duration.ofMillis(2), Duration.ofMillis(50), Thread::sleep);
+            RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public LedgerService(
             Ddb ddb, TableNames tables, IdempotentExecutor executor, LedgerRules rules) {

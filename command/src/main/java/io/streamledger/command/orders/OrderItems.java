@@ -1,9 +1,9 @@
 package io.streamledger.command.orders;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.model.keys.ClientOrderKey;
 import io.streamledger.model.keys.OrderByAccountKey;
 import io.streamledger.model.keys.OrderByStatusKey;

@@ -1,8 +1,8 @@
 package io.streamledger.command.outbox;
 
+import io.streamledger.aws.items.Av;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
-import io.streamledger.command.dynamo.ModelAv;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.keys.OutboxReadyKey;

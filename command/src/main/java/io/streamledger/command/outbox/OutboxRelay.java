@@ -1,10 +1,13 @@
 package io.streamledger.command.outbox;
 
+import io.streamledger.aws.items.Av;
+import io.streamledger.aws.items.ModelAv;
+import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.aws.update.Condition;
+import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
-import io.streamledger.command.dynamo.ModelAv;
 import io.streamledger.command.worker.BackgroundRounds;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
@@ -16,10 +19,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -54,8 +55,8 @@ public final class OutboxRelay implements AutoCloseable {
     private final Publisher publisher;
     private final Duration lease;
     private final int batch;
-    private final Duration baseBackoff;
-    private final Duration maxBackoff;
+    // the relay re-queues until the event is published: the attempt count only grows the wait
+    private final RetryPolicy requeueBackoff;
 
     private final LongAdder claimed = new LongAdder();
     private final LongAdder claimLost = new LongAdder();
@@ -83,8 +84,7 @@ public final class OutboxRelay implements AutoCloseable {
         this.publisher = publisher;
         this.lease = lease;
         this.batch = batch;
-        this.baseBackoff = baseBackoff;
-        this.maxBackoff = maxBackoff;
+        this.requeueBackoff = RetryPolicy.halfJitter(Integer.MAX_VALUE, baseBackoff, maxBackoff);
     }
 
     public String owner() {
@@ -135,30 +135,30 @@ public final class OutboxRelay implements AutoCloseable {
     @Nullable
     public InFlight claim(String eventId) {
         Instant now = now();
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":ready", Av.s(OutboxState.READY.name()));
-        values.put(":inflight", Av.s(OutboxState.IN_FLIGHT.name()));
-        values.put(":owner", Av.s(owner));
-        values.put(":lease", Av.n(now.plus(lease).toEpochMilli()));
-        values.put(":now", Av.n(now.toEpochMilli()));
-        values.put(":one", Av.n(1));
+        AttributeValue nowMillis = Av.n(now.toEpochMilli());
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(OutboxItems.A_STATE, Av.s(OutboxState.IN_FLIGHT.name()))
+                        .set(OutboxItems.A_OWNER, Av.s(owner))
+                        .set(OutboxItems.A_LEASE, Av.n(now.plus(lease).toEpochMilli()))
+                        .increment(OutboxItems.A_ATTEMPT, Av.n(1))
+                        .increment(OutboxItems.A_VERSION, Av.n(1))
+                        .remove(Schema.READY_PK, Schema.READY_SK)
+                        .when(Condition.eq(OutboxItems.A_STATE, Av.s(OutboxState.READY.name())))
+                        .when(Condition.le(OutboxItems.A_DUE, nowMillis))
+                        .when(
+                                Condition.or(
+                                        Condition.notExists(OutboxItems.A_LEASE),
+                                        Condition.le(OutboxItems.A_LEASE, nowMillis)))
+                        .build();
         try {
             UpdateItemResponse r =
                     ddb.update(
-                            UpdateItemRequest.builder()
-                                    .tableName(table)
-                                    .key(OutboxItems.key(eventId))
-                                    .updateExpression(
-                                            "SET #state = :inflight, #owner = :owner, #lease ="
-                                                    + " :lease, #attempt = #attempt + :one, #v = #v"
-                                                    + " + :one REMOVE #rpk, #rsk")
-                                    .conditionExpression(
-                                            "#state = :ready AND #due <= :now AND"
-                                                    + " (attribute_not_exists(#lease) OR #lease <="
-                                                    + " :now)")
-                                    .expressionAttributeNames(names())
-                                    .expressionAttributeValues(values)
-                                    .returnValues(ReturnValue.ALL_NEW),
+                            update.applyTo(
+                                    UpdateItemRequest.builder()
+                                            .tableName(table)
+                                            .key(OutboxItems.key(eventId))
+                                            .returnValues(ReturnValue.ALL_NEW)),
                             new CapacityMeter());
             claimed.increment();
             Map<String, AttributeValue> item = r.attributes();
@@ -167,19 +167,6 @@ public final class OutboxRelay implements AutoCloseable {
             claimLost.increment();
             return null;
         }
-    }
-
-    private static Map<String, String> names() {
-        Map<String, String> n = new HashMap<>();
-        n.put("#state", OutboxItems.A_STATE);
-        n.put("#owner", OutboxItems.A_OWNER);
-        n.put("#lease", OutboxItems.A_LEASE);
-        n.put("#attempt", OutboxItems.A_ATTEMPT);
-        n.put("#v", OutboxItems.A_VERSION);
-        n.put("#rpk", Schema.READY_PK);
-        n.put("#rsk", Schema.READY_SK);
-        n.put("#due", OutboxItems.A_DUE);
-        return n;
     }
 
     /** Publishes a claimed event and records the outcome; true when COMPLETED by this relay. */
@@ -200,36 +187,24 @@ public final class OutboxRelay implements AutoCloseable {
 
     /** IN_FLIGHT → COMPLETED, only by the lease owner of this attempt. */
     public boolean complete(InFlight f, Publisher.Ack ack) {
-        Map<String, String> names = new HashMap<>(names());
-        names.put("#ack", OutboxItems.A_ACK);
-        names.put("#ackShard", OutboxItems.A_ACK_SHARD);
-        names.put("#completed", OutboxItems.A_COMPLETED);
-        names.remove("#rpk");
-        names.remove("#rsk");
-        names.remove("#due");
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":inflight", Av.s(OutboxState.IN_FLIGHT.name()));
-        values.put(":completedState", Av.s(OutboxState.COMPLETED.name()));
-        values.put(":owner", Av.s(owner));
-        values.put(":attempt", Av.n(f.attempt()));
-        values.put(":ack", Av.s(ack.sequenceNumber()));
-        values.put(":ackShard", Av.s(ack.shardId() == null ? "" : ack.shardId()));
-        values.put(":completed", Av.s(now().toString()));
-        values.put(":one", Av.n(1));
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(OutboxItems.A_STATE, Av.s(OutboxState.COMPLETED.name()))
+                        .set(OutboxItems.A_ACK, Av.s(ack.sequenceNumber()))
+                        .set(
+                                OutboxItems.A_ACK_SHARD,
+                                Av.s(ack.shardId() == null ? "" : ack.shardId()))
+                        .set(OutboxItems.A_COMPLETED, Av.s(now().toString()))
+                        .increment(OutboxItems.A_VERSION, Av.n(1))
+                        .remove(OutboxItems.A_LEASE)
+                        .when(inFlightOf(owner, f.attempt()))
+                        .build();
         try {
             ddb.update(
-                    UpdateItemRequest.builder()
-                            .tableName(table)
-                            .key(OutboxItems.key(f.eventId()))
-                            .updateExpression(
-                                    "SET #state = :completedState, #ack = :ack, #ackShard ="
-                                            + " :ackShard, #completed = :completed, #v = #v + :one"
-                                            + " REMOVE #lease")
-                            .conditionExpression(
-                                    "#state = :inflight AND #owner = :owner AND #attempt ="
-                                            + " :attempt")
-                            .expressionAttributeNames(names)
-                            .expressionAttributeValues(values),
+                    update.applyTo(
+                            UpdateItemRequest.builder()
+                                    .tableName(table)
+                                    .key(OutboxItems.key(f.eventId()))),
                     new CapacityMeter());
             completed.increment();
             return true;
@@ -255,34 +230,28 @@ public final class OutboxRelay implements AutoCloseable {
             Instant due,
             String error) {
         OutboxReadyKey ready = Schema.ready(OutboxItems.SERVICE, due, eventId);
-        Map<String, String> names = new HashMap<>(names());
-        names.put("#err", OutboxItems.A_LAST_ERROR);
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":inflight", Av.s(OutboxState.IN_FLIGHT.name()));
-        values.put(":ready", Av.s(OutboxState.READY.name()));
-        values.put(":owner", Av.s(expectedOwner));
-        values.put(":attempt", Av.n(expectedAttempt));
-        values.put(":rpk", Av.s(ready.pk()));
-        values.put(":rsk", Av.s(ready.sk()));
-        values.put(":due", Av.n(due.toEpochMilli()));
-        values.put(":err", Av.s(error.length() > 500 ? error.substring(0, 500) : error));
-        values.put(":one", Av.n(1));
-        String condition = "#state = :inflight AND #owner = :owner AND #attempt = :attempt";
+        ConditionalUpdate.Builder update =
+                ConditionalUpdate.builder()
+                        .set(OutboxItems.A_STATE, Av.s(OutboxState.READY.name()))
+                        .set(Schema.READY_PK, Av.s(ready.pk()))
+                        .set(Schema.READY_SK, Av.s(ready.sk()))
+                        .set(OutboxItems.A_DUE, Av.n(due.toEpochMilli()))
+                        .set(
+                                OutboxItems.A_LAST_ERROR,
+                                Av.s(error.length() > 500 ? error.substring(0, 500) : error))
+                        .increment(OutboxItems.A_VERSION, Av.n(1))
+                        .remove(OutboxItems.A_OWNER, OutboxItems.A_LEASE)
+                        .when(inFlightOf(expectedOwner, expectedAttempt));
         if (requireExpired) {
-            values.put(":now", Av.n(now().toEpochMilli()));
-            condition += " AND #lease <= :now";
+            update.when(Condition.le(OutboxItems.A_LEASE, Av.n(now().toEpochMilli())));
         }
         try {
             ddb.update(
-                    UpdateItemRequest.builder()
-                            .tableName(table)
-                            .key(OutboxItems.key(eventId))
-                            .updateExpression(
-                                    "SET #state = :ready, #rpk = :rpk, #rsk = :rsk, #due = :due,"
-                                            + " #err = :err, #v = #v + :one REMOVE #owner, #lease")
-                            .conditionExpression(condition)
-                            .expressionAttributeNames(names)
-                            .expressionAttributeValues(values),
+                    update.build()
+                            .applyTo(
+                                    UpdateItemRequest.builder()
+                                            .tableName(table)
+                                            .key(OutboxItems.key(eventId))),
                     new CapacityMeter());
             retried.increment();
             return true;
@@ -291,12 +260,17 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
+    /** Still IN_FLIGHT under the lease of {@code owner} for attempt {@code attempt}. */
+    private static Condition inFlightOf(String owner, int attempt) {
+        return Condition.and(
+                Condition.eq(OutboxItems.A_STATE, Av.s(OutboxState.IN_FLIGHT.name())),
+                Condition.eq(OutboxItems.A_OWNER, Av.s(owner)),
+                Condition.eq(OutboxItems.A_ATTEMPT, Av.n(attempt)));
+    }
+
+    /** Wait before publish attempt {@code attempt + 1}: half jitter below base * 2^attempt. */
     Duration backoff(int attempt) {
-        long ceiling =
-                Math.min(maxBackoff.toMillis(), baseBackoff.toMillis() << Math.min(attempt, 20));
-        // jitter in [ceiling/2, ceiling] so retries of one event never bunch at the same instant
-        return Duration.ofMillis(
-                ceiling / 2 + ThreadLocalRandom.current().nextLong(ceiling / 2 + 1));
+        return Duration.ofMillis(requeueBackoff.delayMillis(attempt + 1));
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.streamledger.command.portfolio;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.model.table.Tables;

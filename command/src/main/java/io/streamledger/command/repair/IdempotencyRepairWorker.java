@@ -1,9 +1,9 @@
 package io.streamledger.command.repair;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.ErrorBodies;
 import io.streamledger.command.config.Schema;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.idempotency.Claim;

@@ -1,11 +1,11 @@
 package io.streamledger.command.bench;
 
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.dynamo.CapacityMeter;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.local.LocalEndpoint;
 import java.util.Map;

@@ -3,10 +3,10 @@ package io.streamledger.command.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
-import io.streamledger.command.dynamo.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.idempotency.Fingerprint;
 import io.streamledger.command.idempotency.RequestState;

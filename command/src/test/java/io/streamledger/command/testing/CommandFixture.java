@@ -1,13 +1,13 @@
 package io.streamledger.command.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
-import io.streamledger.command.dynamo.RetryPolicy;
 import io.streamledger.local.LocalEndpoint;
 import java.io.IOException;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package io.streamledger.jobs.config;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSinkBuilder;
 import io.streamledger.sinks.versioned.VersionedWrite;

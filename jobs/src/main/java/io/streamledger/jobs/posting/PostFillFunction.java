@@ -1,5 +1,9 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.error.CancellationCode;
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.shard.ShardAssignment;
@@ -11,10 +15,8 @@ import io.streamledger.operators.posting.PostingRejectedException;
 import io.streamledger.operators.posting.PostingSequence;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
-import io.streamledger.sinks.error.DynamoDbErrorClassifier;
-import io.streamledger.sinks.error.WriteOutcomeClass;
-import io.streamledger.sinks.versioned.RetryBackoff;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
@@ -74,12 +76,10 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
     /** Position of the receipt in every transaction. */
     static final int RECEIPT_INDEX = 0;
 
-    private static final String CONDITIONAL = "ConditionalCheckFailed";
-
     private final PostingSettings settings;
 
     private transient DynamoDbAsyncClient client;
-    private transient RetryBackoff backoff;
+    private transient RetryPolicy backoff;
     private transient Map<String, CompletableFuture<?>> tails;
     private transient CounterCache counterCache;
     private transient Counter applied;
@@ -98,9 +98,10 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
     public void open(OpenContext ctx) {
         client = settings.client().buildAsyncClient(Math.max(8, settings.capacity()));
         backoff =
-                new RetryBackoff(
-                        Math.max(1, settings.backoffBase().toMillis()),
-                        Math.max(1, settings.backoffMax().toMillis()));
+                RetryPolicy.halfJitter(
+                        settings.maxAttempts(),
+                        Duration.ofMillis(Math.max(1, settings.backoffBase().toMillis())),
+                        Duration.ofMillis(Math.max(1, settings.backoffMax().toMillis())));
         tails = new ConcurrentHashMap<>();
         counterCache = new CounterCache(CounterCache.DEFAULT_MAX_ENTRIES);
         MetricGroup g = getRuntimeContext().getMetricGroup().addGroup(PostingState.METRIC_GROUP);
@@ -223,14 +224,14 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
         boolean retry;
         if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
             List<CancellationReason> reasons = tce.cancellationReasons();
-            if (CONDITIONAL.equals(reasons.get(RECEIPT_INDEX).code())) {
+            if (CancellationCode.conditionFailed(reasons, RECEIPT_INDEX)) {
                 duplicates.inc();
                 return CompletableFuture.completedFuture(
                         outcome(fill, plan.txnId(), PostingOutcome.DUPLICATE, null, n, 0));
             }
             int postingsEnd = 1 + plan.lines().size();
             for (int i = 1; i < postingsEnd && i < reasons.size(); i++) {
-                if (CONDITIONAL.equals(reasons.get(i).code())) {
+                if (CancellationCode.conditionFailed(reasons, i)) {
                     // a posting row of this txn exists without its receipt: never written so
                     return CompletableFuture.failedFuture(
                             new IllegalStateException(
@@ -243,17 +244,20 @@ public final class PostFillFunction extends RichAsyncFunction<TradeFill, Posting
                                             + " does not"));
                 }
             }
-            boolean anyConditional = reasons.stream().anyMatch(r -> CONDITIONAL.equals(r.code()));
+            boolean anyConditional =
+                    reasons.stream()
+                            .anyMatch(
+                                    r ->
+                                            CancellationCode.of(r.code())
+                                                    == CancellationCode.CONDITIONAL_CHECK_FAILED);
             if (anyConditional) {
                 conflicts.inc(); // a counter moved (another writer): re-read and retry
             }
-            retry =
-                    anyConditional
-                            || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+            retry = anyConditional || DynamoDbErrorClassifier.classify(t) == ErrorClass.RETRYABLE;
         } else {
             retry =
                     t instanceof CounterReadThrottled
-                            || DynamoDbErrorClassifier.classify(t) == WriteOutcomeClass.RETRYABLE;
+                            || DynamoDbErrorClassifier.classify(t) == ErrorClass.RETRYABLE;
         }
         if (!retry) {
             return CompletableFuture.failedFuture(t);

@@ -1,12 +1,12 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.posting.FeeSplit;
 import io.streamledger.operators.posting.FillPostingRules;
 import io.streamledger.operators.posting.HouseAccounts;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.configuration.ReadableConfig;

@@ -1,10 +1,10 @@
 package io.streamledger.jobs.recon;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.recon.PositionLookup;
 import io.streamledger.operators.recon.PositionView;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.math.BigDecimal;
 import java.util.Map;
 import javax.annotation.Nullable;

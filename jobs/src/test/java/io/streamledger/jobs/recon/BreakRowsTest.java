@@ -3,7 +3,6 @@ package io.streamledger.jobs.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.model.keys.BreakDueKey;
-import io.streamledger.model.shard.ShardHash;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.sinks.versioned.VersionedWrite;
@@ -11,7 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** AP15 item shape: IDX14 key, IDX15 sparse queue keys, shard from the seed hash, gate gaps. */
+/**
+ * A detected AP15 break as its create-once sink write (item shape: aws BreakItemsTest), gate gaps.
+ */
 class BreakRowsTest {
 
     private final BreakRows rows =
@@ -34,17 +35,14 @@ class BreakRowsTest {
         assertThat(w.key().get("PK").s()).isEqualTo("TEN#t1#RECON#B1");
         assertThat(w.key().get("SK").s()).isEqualTo("BREAK#X:1");
         assertThat(w.sourceVersion()).isEqualTo(1);
-        int shard = (int) Long.remainderUnsigned(ShardHash.hash64("B1/X:1"), 4);
-        assertThat(w.attributes().get("shard").n()).isEqualTo(Integer.toString(shard));
         BreakDueKey due =
                 BreakDueKey.parse(
                         w.attributes().get("GSI1PK").s(), w.attributes().get("GSI1SK").s());
         assertThat(due.status()).isEqualTo("OPEN");
-        assertThat(due.shard()).isEqualTo(shard);
         assertThat(due.dueAt()).isEqualTo(Instant.parse("2026-12-01T10:00:00Z"));
         assertThat(w.attributes().get("dueAt").s()).isEqualTo("2026-12-01T10:00:00.000Z");
-        assertThat(w.attributes().get("status").s()).isEqualTo("OPEN");
         assertThat(w.attributes().get("owner").s()).isEqualTo("finance-ops");
+        assertThat(w.attributes().get("origin").s()).isEqualTo("LEDGER_CHECK");
         assertThat(BreakRows.GUARD.strategy().name()).isEqualTo("CREATE_ONCE");
     }
 

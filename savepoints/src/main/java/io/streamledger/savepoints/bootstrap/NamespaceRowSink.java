@@ -1,9 +1,9 @@
 package io.streamledger.savepoints.bootstrap;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.ProjectionUpdate;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import io.streamledger.sinks.versioned.VersionedWrite;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.streamledger.savepoints.bootstrap;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.gate.GateState;
 import io.streamledger.operators.gate.SourceKeySelector;
 import io.streamledger.operators.projection.ProjectionState;
 import io.streamledger.savepoints.export.ExportManifest;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

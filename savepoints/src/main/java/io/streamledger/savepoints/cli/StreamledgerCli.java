@@ -1,9 +1,9 @@
 package io.streamledger.savepoints.cli;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.savepoints.bootstrap.Namespace;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.cutover;
 
+import io.streamledger.aws.error.CancellationCode;
 import io.streamledger.model.table.Attr;
 import io.streamledger.savepoints.bootstrap.Namespace;
 import io.streamledger.savepoints.bootstrap.NamespaceTables;
@@ -141,7 +142,7 @@ public final class AliasCutover {
                                     TransactWriteItem.builder().update(alias).build()));
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.cancellationReasons();
-            if (!reasons.isEmpty() && "ConditionalCheckFailed".equals(reasons.get(0).code())) {
+            if (CancellationCode.conditionFailed(reasons, 0)) {
                 throw new CutoverRefusedException(
                         "cutover refused: no passed proof with digest "
                                 + digest
@@ -151,7 +152,7 @@ public final class AliasCutover {
                                 + target
                                 + " (run verify first)");
             }
-            if (reasons.size() > 1 && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+            if (CancellationCode.conditionFailed(reasons, 1)) {
                 OptionalInt now = activeVersion(projection);
                 throw new CutoverRefusedException(
                         "cutover refused: the alias is at "

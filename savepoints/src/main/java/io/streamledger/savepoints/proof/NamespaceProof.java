@@ -3,6 +3,7 @@ package io.streamledger.savepoints.proof;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.jobs.projection.PortfolioRows;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
@@ -47,7 +48,44 @@ public final class NamespaceProof {
     /** One authority as the ledger states it. */
     private record Expected(long version, AuthoritySnapshot snap) {}
 
+    /** What the three scans returned: the ledger's authorities, the view rows, the checkpoints. */
+    private record Observed(
+            Map<String, Expected> ledger,
+            List<String> ledgerDuplicates,
+            Map<String, Map<String, AttributeValue>> view,
+            long viewRows,
+            List<String> viewDuplicates,
+            List<Map<String, AttributeValue>> checkpointRows,
+            Map<String, Map<String, AttributeValue>> checkpoints,
+            List<String> checkpointDuplicates) {}
+
+    /** Per-key findings of comparing the namespace with the ledger; empty lists mean proven. */
+    private record Findings(
+            List<String> openGaps,
+            List<String> duplicates,
+            List<String> missing,
+            List<String> mismatched,
+            List<String> extra,
+            Map<String, Totals> totals) {}
+
+    /** Control totals of one asset on both sides; absent on one side = an empty total. */
+    private record Totals(ControlTotal ledger, ControlTotal view) {
+        boolean equal() {
+            return ledger.sameAs(view);
+        }
+    }
+
+    /** Read the ledger and the namespace, compare them, decide, and write the report. */
     public ProofReport run() {
+        Observed seen = read();
+        Findings found = compare(seen);
+        List<String> failures = verdict(seen, found);
+        return report(seen, found, failures);
+    }
+
+    // ---- read: three scans, nothing decided yet
+
+    private Observed read() {
         Map<String, Expected> ledger = new TreeMap<>();
         List<String> ledgerDuplicates = new ArrayList<>();
         String ledgerTable = ns.ledgerTable();
@@ -58,7 +96,7 @@ public final class NamespaceProof {
                 item -> {
                     Optional<GateEvent> e =
                             ExportedAuthorities.toGateEvent(
-                                    SdkItems.toModel(item), ledgerTable, Instant.EPOCH);
+                                    ModelAv.fromSdk(item), ledgerTable, Instant.EPOCH);
                     e.ifPresent(
                             ev -> {
                                 Expected prev =
@@ -75,7 +113,7 @@ public final class NamespaceProof {
                 });
 
         Map<String, Map<String, AttributeValue>> view = new HashMap<>();
-        List<String> duplicates = new ArrayList<>(ledgerDuplicates);
+        List<String> viewDuplicates = new ArrayList<>();
         long[] viewRows = {0};
         NamespaceScans.scan(
                 ddb,
@@ -85,21 +123,43 @@ public final class NamespaceProof {
                     viewRows[0]++;
                     String key = str(row, PortfolioRows.SOURCE_KEY);
                     if (view.put(key, row) != null) {
-                        duplicates.add("view:" + key);
+                        viewDuplicates.add("view:" + key);
                     }
                 });
-        List<Map<String, AttributeValue>> checkpoints = NamespaceScans.checkpoints(ddb, ns);
+
+        List<Map<String, AttributeValue>> checkpointRows = NamespaceScans.checkpoints(ddb, ns);
         Map<String, Map<String, AttributeValue>> cps = new HashMap<>();
-        List<String> openGaps = new ArrayList<>();
-        for (Map<String, AttributeValue> cp : checkpoints) {
+        List<String> checkpointDuplicates = new ArrayList<>();
+        for (Map<String, AttributeValue> cp : checkpointRows) {
             String key = str(cp, PortfolioRows.SOURCE_KEY);
             if (cps.put(key, cp) != null) {
-                duplicates.add("checkpoint:" + key);
+                checkpointDuplicates.add("checkpoint:" + key);
             }
+        }
+        return new Observed(
+                ledger,
+                ledgerDuplicates,
+                view,
+                viewRows[0],
+                viewDuplicates,
+                checkpointRows,
+                cps,
+                checkpointDuplicates);
+    }
+
+    // ---- guard: per-key checks against the ledger, pure
+
+    private static Findings compare(Observed seen) {
+        List<String> duplicates = new ArrayList<>(seen.ledgerDuplicates());
+        duplicates.addAll(seen.viewDuplicates());
+        duplicates.addAll(seen.checkpointDuplicates());
+
+        List<String> openGaps = new ArrayList<>();
+        for (Map<String, AttributeValue> cp : seen.checkpointRows()) {
             AttributeValue gap = cp.get(PortfolioRows.GAP_OPEN);
             long parked = num(cp, PortfolioRows.PARKED).longValue();
             if ((gap != null && Boolean.TRUE.equals(gap.bool())) || parked != 0) {
-                openGaps.add(key);
+                openGaps.add(str(cp, PortfolioRows.SOURCE_KEY));
             }
         }
 
@@ -107,60 +167,126 @@ public final class NamespaceProof {
         List<String> mismatched = new ArrayList<>();
         Map<String, ControlTotal> ledgerTotals = new TreeMap<>();
         Map<String, ControlTotal> viewTotals = new TreeMap<>();
-        for (Map.Entry<String, Expected> e : ledger.entrySet()) {
+        for (Map.Entry<String, Expected> e : seen.ledger().entrySet()) {
             String key = e.getKey();
             AuthoritySnapshot a = e.getValue().snap();
             String asset = a.assetType() + ":" + a.asset();
             ledgerTotals
                     .computeIfAbsent(asset, k -> new ControlTotal())
                     .add(a.posted(), a.reserved(), a.available());
-            Map<String, AttributeValue> row = view.get(key);
-            Map<String, AttributeValue> cp = cps.get(key);
+            Map<String, AttributeValue> row = seen.view().get(key);
+            Map<String, AttributeValue> cp = seen.checkpoints().get(key);
             if (row == null || cp == null) {
                 missing.add(key + (row == null ? " (no view row)" : " (no checkpoint row)"));
                 continue;
             }
-            BigDecimal posted = num(row, "posted");
-            BigDecimal reserved = num(row, "reserved");
-            BigDecimal available = num(row, "available");
             viewTotals
                     .computeIfAbsent(asset, k -> new ControlTotal())
-                    .add(posted, reserved, available);
-            long rowVersion = num(row, Attr.SOURCE_VERSION).longValueExact();
-            long cpVersion = num(cp, Attr.SOURCE_VERSION).longValueExact();
-            long expected = e.getValue().version();
-            if (rowVersion != expected || cpVersion != expected) {
-                mismatched.add(
-                        key
-                                + " version ledger="
-                                + expected
-                                + " view="
-                                + rowVersion
-                                + " checkpoint="
-                                + cpVersion);
-            } else if (posted.compareTo(a.posted()) != 0
-                    || reserved.compareTo(a.reserved()) != 0
-                    || available.compareTo(a.available()) != 0) {
-                mismatched.add(
-                        key
-                                + " amounts ledger posted/reserved/available="
-                                + a.posted().toPlainString()
-                                + "/"
-                                + a.reserved().toPlainString()
-                                + "/"
-                                + a.available().toPlainString()
-                                + " view="
-                                + posted.toPlainString()
-                                + "/"
-                                + reserved.toPlainString()
-                                + "/"
-                                + available.toPlainString());
-            }
+                    .add(num(row, "posted"), num(row, "reserved"), num(row, "available"));
+            mismatch(key, e.getValue(), row, cp).ifPresent(mismatched::add);
         }
-        TreeSet<String> extra = new TreeSet<>(view.keySet());
-        extra.addAll(cps.keySet());
-        extra.removeAll(ledger.keySet());
+        TreeSet<String> extra = new TreeSet<>(seen.view().keySet());
+        extra.addAll(seen.checkpoints().keySet());
+        extra.removeAll(seen.ledger().keySet());
+        Map<String, Totals> totals = new TreeMap<>();
+        TreeSet<String> assets = new TreeSet<>(ledgerTotals.keySet());
+        assets.addAll(viewTotals.keySet());
+        for (String asset : assets) {
+            totals.put(
+                    asset,
+                    new Totals(
+                            ledgerTotals.getOrDefault(asset, new ControlTotal()),
+                            viewTotals.getOrDefault(asset, new ControlTotal())));
+        }
+        return new Findings(
+                openGaps, duplicates, missing, mismatched, new ArrayList<>(extra), totals);
+    }
 
+    /**
+     * How a key's view row and checkpoint differ from its authority: version first, then amounts.
+     */
+    private static Optional<String> mismatch(
+            String key,
+            Expected expected,
+            Map<String, AttributeValue> row,
+            Map<String, AttributeValue> cp) {
+        AuthoritySnapshot a = expected.snap();
+        BigDecimal posted = num(row, "posted");
+        BigDecimal reserved = num(row, "reserved");
+        BigDecimal available = num(row, "available");
+        long rowVersion = num(row, Attr.SOURCE_VERSION).longValueExact();
+        long cpVersion = num(cp, Attr.SOURCE_VERSION).longValueExact();
+        if (rowVersion != expected.version() || cpVersion != expected.version()) {
+            return Optional.of(
+                    key
+                            + " version ledger="
+                            + expected.version()
+                            + " view="
+                            + rowVersion
+                            + " checkpoint="
+                            + cpVersion);
+        }
+        if (posted.compareTo(a.posted()) != 0
+                || reserved.compareTo(a.reserved()) != 0
+                || available.compareTo(a.available()) != 0) {
+            return Optional.of(
+                    key
+                            + " amounts ledger posted/reserved/available="
+                            + a.posted().toPlainString()
+                            + "/"
+                            + a.reserved().toPlainString()
+                            + "/"
+                            + a.available().toPlainString()
+                            + " view="
+                            + posted.toPlainString()
+                            + "/"
+                            + reserved.toPlainString()
+                            + "/"
+                            + available.toPlainString());
+        }
+        return Optional.empty();
+    }
+
+    // ---- plan: the verdict, one line per failure class, pure
+
+    private static List<String> verdict(Observed seen, Findings found) {
+        int authorities = seen.ledger().size();
+        int checkpointRows = seen.checkpointRows().size();
+        List<String> failures = new ArrayList<>();
+        if (seen.viewRows() != authorities || checkpointRows != authorities) {
+            failures.add(
+                    "counts differ: authorities="
+                            + authorities
+                            + " viewRows="
+                            + seen.viewRows()
+                            + " checkpointRows="
+                            + checkpointRows);
+        }
+        found.totals()
+                .forEach(
+                        (asset, t) -> {
+                            if (!t.equal()) {
+                                failures.add(
+                                        "control total differs for "
+                                                + asset
+                                                + " ledger["
+                                                + t.ledger()
+                                                + "] view["
+                                                + t.view()
+                                                + "]");
+                            }
+                        });
+        fail(failures, "open gaps", found.openGaps());
+        fail(failures, "duplicates", found.duplicates());
+        fail(failures, "authorities missing from the namespace", found.missing());
+        fail(failures, "rows without an authority", found.extra());
+        fail(failures, "rows differing from the authority", found.mismatched());
+        return failures;
+    }
+
+    // ---- write: the report document
+
+    private ProofReport report(Observed seen, Findings found, List<String> failures) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode r = f.objectNode();
         r.put("kind", "streamledger.backfill.proof/v1");
@@ -170,50 +296,25 @@ public final class NamespaceProof {
         n.put("version", ns.version());
         n.put("portfolioTable", ns.portfolioTable());
         n.put("checkpointName", ns.checkpointName());
-        r.put("ledgerTable", ledgerTable);
+        r.put("ledgerTable", ns.ledgerTable());
         ObjectNode c = r.putObject("counts");
-        c.put("authorities", ledger.size());
-        c.put("viewRows", viewRows[0]);
-        c.put("checkpointRows", checkpoints.size());
+        c.put("authorities", seen.ledger().size());
+        c.put("viewRows", seen.viewRows());
+        c.put("checkpointRows", seen.checkpointRows().size());
         ObjectNode totals = r.putObject("controlTotals");
-        List<String> totalMismatches = new ArrayList<>();
-        TreeSet<String> assets = new TreeSet<>(ledgerTotals.keySet());
-        assets.addAll(viewTotals.keySet());
-        for (String asset : assets) {
-            ControlTotal l = ledgerTotals.getOrDefault(asset, new ControlTotal());
-            ControlTotal v = viewTotals.getOrDefault(asset, new ControlTotal());
-            ObjectNode t = totals.putObject(asset);
-            t.set("ledger", total(l));
-            t.set("view", total(v));
-            t.put("equal", l.sameAs(v));
-            if (!l.sameAs(v)) {
-                totalMismatches.add(asset + " ledger[" + l + "] view[" + v + "]");
-            }
-        }
-        section(r, "openGaps", openGaps);
-        section(r, "duplicates", duplicates);
-        section(r, "missing", missing);
-        section(r, "extra", new ArrayList<>(extra));
-        section(r, "mismatched", mismatched);
-
-        List<String> failures = new ArrayList<>();
-        if (viewRows[0] != ledger.size() || checkpoints.size() != ledger.size()) {
-            failures.add(
-                    "counts differ: authorities="
-                            + ledger.size()
-                            + " viewRows="
-                            + viewRows[0]
-                            + " checkpointRows="
-                            + checkpoints.size());
-        }
-        for (String m : totalMismatches) {
-            failures.add("control total differs for " + m);
-        }
-        fail(failures, "open gaps", openGaps);
-        fail(failures, "duplicates", duplicates);
-        fail(failures, "authorities missing from the namespace", missing);
-        fail(failures, "rows without an authority", new ArrayList<>(extra));
-        fail(failures, "rows differing from the authority", mismatched);
+        found.totals()
+                .forEach(
+                        (asset, t) -> {
+                            ObjectNode o = totals.putObject(asset);
+                            o.set("ledger", total(t.ledger()));
+                            o.set("view", total(t.view()));
+                            o.put("equal", t.equal());
+                        });
+        section(r, "openGaps", found.openGaps());
+        section(r, "duplicates", found.duplicates());
+        section(r, "missing", found.missing());
+        section(r, "extra", found.extra());
+        section(r, "mismatched", found.mismatched());
         r.put("passed", failures.isEmpty());
         ArrayNode fl = r.putArray("failures");
         failures.forEach(fl::add);

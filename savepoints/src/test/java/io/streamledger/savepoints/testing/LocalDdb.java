@@ -1,12 +1,12 @@
 package io.streamledger.savepoints.testing;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.streams.StreamFeatures;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.savepoints.bootstrap.NamespaceTables;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.streamledger.sinks.client;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;

@@ -1,5 +1,6 @@
 package io.streamledger.sinks.serialization;
 
+import io.streamledger.aws.items.AttributeValueCodec;
 import io.streamledger.sinks.versioned.ExtraCondition;
 import io.streamledger.sinks.versioned.VersionedWrite;
 import java.io.DataInputStream;

@@ -1,9 +1,11 @@
 package io.streamledger.sinks.versioned;
 
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.sinks.client.ItemWriteClient;
-import io.streamledger.sinks.error.DynamoDbErrorClassifier;
 import io.streamledger.sinks.error.VersionedSinkException;
-import io.streamledger.sinks.error.WriteOutcomeClass;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +29,7 @@ public final class VersionedBatchSubmitter implements AutoCloseable {
     private final ItemWriteClient client;
     private final ItemRequestFactory requests;
     private final VersionedSinkMetrics metrics;
-    private final RetryBackoff backoff;
+    private final RetryPolicy backoff;
     private final int maxConcurrentWrites;
     private final int maxRetries;
     private final ScheduledExecutorService retryTimer;
@@ -38,7 +40,10 @@ public final class VersionedBatchSubmitter implements AutoCloseable {
         this.requests = new ItemRequestFactory(settings.guard(), settings.consumedCapacity());
         this.metrics = metrics;
         this.backoff =
-                new RetryBackoff(settings.retryBaseDelayMillis(), settings.retryMaxDelayMillis());
+                RetryPolicy.halfJitter(
+                        settings.maxRetries() + 1,
+                        Duration.ofMillis(settings.retryBaseDelayMillis()),
+                        Duration.ofMillis(settings.retryMaxDelayMillis()));
         this.maxConcurrentWrites = settings.maxConcurrentWritesPerBatch();
         this.maxRetries = settings.maxRetries();
         this.retryTimer =
@@ -138,7 +143,7 @@ public final class VersionedBatchSubmitter implements AutoCloseable {
                     metrics.applied(units[i]);
                     continue;
                 }
-                WriteOutcomeClass outcome = DynamoDbErrorClassifier.classify(err);
+                ErrorClass outcome = DynamoDbErrorClassifier.classify(err);
                 switch (outcome) {
                     case CONDITION_FAILED:
                         metrics.stale();

@@ -1,6 +1,6 @@
 package io.streamledger.sinks.versioned;
 
-import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.sinks.client.ItemWriteClientProvider;
 import io.streamledger.sinks.client.SdkItemWriteClient;
 import java.util.Objects;

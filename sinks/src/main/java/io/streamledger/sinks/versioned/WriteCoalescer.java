@@ -1,6 +1,6 @@
 package io.streamledger.sinks.versioned;
 
-import io.streamledger.sinks.serialization.AttributeValueCodec;
+import io.streamledger.aws.items.AttributeValueCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.streamledger.sinks.bench;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.local.LocalEndpoint;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
-import io.streamledger.sinks.error.DynamoDbErrorClassifier;
-import io.streamledger.sinks.error.WriteOutcomeClass;
 import io.streamledger.sinks.it.PortfolioTable;
 import io.streamledger.sinks.it.PositionEvent;
 import io.streamledger.sinks.it.PositionEventConverter;
@@ -131,7 +131,7 @@ public final class SinkWriteUnitsBenchmark {
                                             if (err == null) {
                                                 units.add(r.consumedCapacity().capacityUnits());
                                             } else if (DynamoDbErrorClassifier.classify(err)
-                                                    == WriteOutcomeClass.CONDITION_FAILED) {
+                                                    == ErrorClass.CONDITION_FAILED) {
                                                 rejected.increment();
                                             } else {
                                                 failures.add(err);

@@ -1,6 +1,6 @@
 package io.streamledger.sinks.it;
 
-import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSink;
 import io.streamledger.sinks.versioned.VersionedDynamoDbSinkBuilder;
 import io.streamledger.sinks.versioned.WriteGuard;

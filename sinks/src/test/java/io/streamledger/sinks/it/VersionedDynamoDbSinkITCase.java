@@ -2,9 +2,9 @@ package io.streamledger.sinks.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.local.fault.FaultRule;
-import io.streamledger.sinks.client.DynamoDbClientConfig;
 import io.streamledger.sinks.versioned.VersionedSinkMetrics;
 import io.streamledger.sinks.versioned.WriteGuard;
 import java.util.HashMap;

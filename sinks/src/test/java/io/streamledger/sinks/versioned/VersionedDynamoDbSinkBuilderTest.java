@@ -3,7 +3,7 @@ package io.streamledger.sinks.versioned;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.sinks.client.DynamoDbClientConfig;
+import io.streamledger.aws.client.DynamoDbClientConfig;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;

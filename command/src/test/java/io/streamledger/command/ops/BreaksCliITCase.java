@@ -1,0 +1,109 @@
+package io.streamledger.command.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The AP15 CLI end to end against the local endpoint: list → show → resolve (stale, then ok). */
+class BreaksCliITCase {
+
+    private BreakTable stack;
+
+    @BeforeEach
+    void start() {
+        stack = new BreakTable("cli");
+        stack.put(
+                "t1",
+                "LEDGER-CHECK-2026-11-30",
+                "TXN_UNBALANCED:t1:x1",
+                "TXN_UNBALANCED",
+                "LEDGER_CHECK",
+                Instant.parse("2026-11-30T08:00:00Z"),
+                "x1",
+                "{\"sum.CASH:USD\":\"0.01\"}");
+    }
+
+    @AfterEach
+    void stop() {
+        stack.close();
+    }
+
+    private record Run(int code, String out) {}
+
+    private Run cli(String... args) {
+        List<String> all =
+                new ArrayList<>(
+                        List.of(
+                                "--endpoint",
+                                stack.endpoint.endpoint().toString(),
+                                "--access-key",
+                                "local",
+                                "--secret-key",
+                                "local",
+                                "--table-prefix",
+                                stack.prefix));
+        all.addAll(List.of(args));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code =
+                BreaksCli.run(
+                        all.toArray(String[]::new),
+                        new PrintWriter(out, true),
+                        new PrintWriter(err, true));
+        return new Run(code, out + err.toString());
+    }
+
+    @Test
+    void listShowResolve() {
+        Run list = cli("list", "--tenant", "t1", "--cutoff", "2026-11-30T12:00:00Z");
+        assertThat(list.code()).isZero();
+        assertThat(list.out())
+                .contains(
+                        "2026-11-30T09:00:00.000Z OPEN LEDGER-CHECK-2026-11-30/TXN_UNBALANCED:t1:x1")
+                .contains("-- end");
+
+        Run show =
+                cli(
+                        "show",
+                        "--tenant",
+                        "t1",
+                        "--batch",
+                        "LEDGER-CHECK-2026-11-30",
+                        "--id",
+                        "TXN_UNBALANCED:t1:x1");
+        assertThat(show.code()).isZero();
+        assertThat(show.out()).contains("sum.CASH:USD").contains("version=1");
+
+        String[] resolve = {
+            "resolve",
+            "--tenant",
+            "t1",
+            "--batch",
+            "LEDGER-CHECK-2026-11-30",
+            "--id",
+            "TXN_UNBALANCED:t1:x1",
+            "--expected-status",
+            "OPEN",
+            "--expected-version",
+            "5",
+            "--resolver",
+            "alice",
+            "--evidence",
+            "reversal r-1"
+        };
+        assertThat(cli(resolve).code()).isEqualTo(2);
+        resolve[10] = "1";
+        Run ok = cli(resolve);
+        assertThat(ok.code()).as(ok.out()).isZero();
+        assertThat(ok.out()).contains("DONE").contains("RESOLVED");
+        assertThat(cli("list", "--tenant", "t1", "--cutoff", "2026-11-30T12:00:00Z").out())
+                .doesNotContain("TXN_UNBALANCED");
+    }
+}

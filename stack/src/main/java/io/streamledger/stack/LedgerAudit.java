@@ -1,0 +1,169 @@
+package io.streamledger.stack;
+
+import io.streamledger.aws.items.BreakItems;
+import io.streamledger.model.table.Attr;
+import io.streamledger.model.table.Tables;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+
+/**
+ * Reads the stack's tables after a run and checks the ledger and view invariants the summary
+ * reports: balanced transactions per currency/asset (CS11, AP10), one inbox receipt per posted fill
+ * (AP09), and Portfolio rows equal to the AP12 authorities they project (AP07/AP13).
+ */
+final class LedgerAudit {
+
+    /** What the tables say. */
+    record Result(
+            long ledgerTransactions,
+            long unbalancedTransactions,
+            long postingLines,
+            long inboxReceipts,
+            long authorities,
+            long portfolioRows,
+            long portfolioRowsBehind,
+            long portfolioRowsWithOpenGap,
+            long authoritiesNotEqualToPostings,
+            long orders,
+            long trades,
+            Map<String, Long> breaksByReason) {
+
+        boolean viewMatchesAuthority() {
+            return authorities == portfolioRows && portfolioRowsBehind == 0;
+        }
+    }
+
+    private final DynamoDbClient ddb;
+    private final StackServices services;
+
+    LedgerAudit(DynamoDbClient ddb, StackServices services) {
+        this.ddb = ddb;
+        this.services = services;
+    }
+
+    Result run() {
+        Map<String, Map<String, BigDecimal>> sums = new HashMap<>();
+        Map<String, Long> authorityVersion = new HashMap<>();
+        Map<String, BigDecimal> postedByAsset = new HashMap<>();
+        Map<String, BigDecimal> authorityPosted = new HashMap<>();
+        long lines = 0;
+        for (var item : scan(services.table(Tables.LEDGER))) {
+            String sk = item.get("SK").s();
+            if (sk.startsWith("POST#")) {
+                lines++;
+                String asset = item.get("assetType").s() + "/" + item.get("asset").s();
+                BigDecimal amount = new BigDecimal(item.get("amount").n());
+                sums.computeIfAbsent(item.get("txnId").s(), k -> new HashMap<>())
+                        .merge(asset, amount, BigDecimal::add);
+                postedByAsset.merge(assetKey(item), amount, BigDecimal::add);
+            } else if (sk.startsWith("AUTH#")) {
+                authorityVersion.put(assetKey(item), Long.parseLong(item.get("version").n()));
+                authorityPosted.put(assetKey(item), new BigDecimal(item.get("posted").n()));
+            }
+        }
+        long unbalanced =
+                sums.values().stream()
+                        .filter(m -> m.values().stream().anyMatch(v -> v.signum() != 0))
+                        .count();
+        // the independent oracle: each authority's posted balance == the sum of its posting lines
+        long notEqual =
+                authorityPosted.entrySet().stream()
+                        .filter(
+                                e ->
+                                        postedByAsset
+                                                        .getOrDefault(e.getKey(), BigDecimal.ZERO)
+                                                        .compareTo(e.getValue())
+                                                != 0)
+                        .count();
+        long rows = 0;
+        long behind = 0;
+        long gaps = 0;
+        for (var row : scan(services.portfolioTable())) {
+            rows++;
+            Long auth = authorityVersion.get(assetKey(row));
+            long v = Long.parseLong(row.get("sourceVersion").n());
+            if (auth == null || v != auth) {
+                behind++;
+            }
+            AttributeValue gap = row.get("gapOpen");
+            if (gap != null && Boolean.TRUE.equals(gap.bool())) {
+                gaps++;
+            }
+        }
+        long orders =
+                scan(services.table(Tables.ORDERS)).stream()
+                        .filter(i -> "META".equals(i.get("SK").s()))
+                        .count();
+        long trades =
+                scan(services.table(Tables.EXECUTION)).stream()
+                        .filter(i -> i.get("SK").s().startsWith("TRADE#"))
+                        .count();
+        Map<String, Long> breaks = new java.util.TreeMap<>();
+        for (var item : scan(services.table(Tables.RECONCILIATION))) {
+            AttributeValue type = item.get(Attr.ENTITY_TYPE);
+            if (type != null && BreakItems.ENTITY.equals(type.s())) {
+                AttributeValue origin = item.get(BreakItems.A_ORIGIN);
+                AttributeValue reason = item.get(BreakItems.A_REASON);
+                breaks.merge(
+                        (origin == null ? "?" : origin.s())
+                                + "/"
+                                + (reason == null ? "?" : reason.s()),
+                        1L,
+                        Long::sum);
+            }
+        }
+        return new Result(
+                sums.size(),
+                unbalanced,
+                lines,
+                scan(services.table(Tables.INBOX)).size(),
+                authorityVersion.size(),
+                rows,
+                behind,
+                gaps,
+                notEqual,
+                orders,
+                trades,
+                breaks);
+    }
+
+    /** Inbox receipts only (cheap enough to poll while draining). */
+    long inboxReceipts() {
+        return scan(services.table(Tables.INBOX)).size();
+    }
+
+    private static String assetKey(Map<String, AttributeValue> item) {
+        return item.get("tenant").s()
+                + "/"
+                + item.get("accountId").s()
+                + "/"
+                + item.get("assetType").s()
+                + "/"
+                + item.get("asset").s();
+    }
+
+    private List<Map<String, AttributeValue>> scan(String table) {
+        List<Map<String, AttributeValue>> out = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            ScanRequest.Builder r = ScanRequest.builder().tableName(table).consistentRead(true);
+            if (start != null) {
+                r.exclusiveStartKey(start);
+            }
+            ScanResponse resp = ddb.scan(r.build());
+            out.addAll(resp.items());
+            start =
+                    resp.hasLastEvaluatedKey() && !resp.lastEvaluatedKey().isEmpty()
+                            ? resp.lastEvaluatedKey()
+                            : null;
+        } while (start != null);
+        return out;
+    }
+}

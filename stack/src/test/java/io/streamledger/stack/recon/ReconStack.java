@@ -1,0 +1,89 @@
+package io.streamledger.stack.recon;
+
+import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.local.LocalEndpoint;
+import io.streamledger.local.streams.StreamFeatures;
+import io.streamledger.local.streams.StreamsOptions;
+import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.TableSpec;
+import io.streamledger.model.table.Tables;
+import io.streamledger.stack.it.LocalStack;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The local endpoint with DynamoDB Streams and the Ledger, Reconciliation (with its IDX15 GSI),
+ * Execution and Portfolio tables under a unique prefix, for the ledger-check and reconciliation
+ * ITCases (STYLE habit 11).
+ */
+public final class ReconStack implements AutoCloseable {
+
+    public final LocalEndpoint endpoint;
+    public final DynamoDbClient ddb;
+    public final String prefix;
+    public final TableNaming naming;
+
+    public ReconStack(String prefix) {
+        this.prefix = prefix;
+        this.naming = new TableNaming(prefix);
+        this.endpoint =
+                LocalEndpoint.builder()
+                        .port(0)
+                        .streamFeatures(
+                                StreamFeatures.defaults()
+                                        .withStreams(
+                                                StreamsOptions.builder().shardsPerTable(2).build()))
+                        .build()
+                        .start();
+        this.ddb = JobOptions.dynamoDbClient(config()).buildSyncClient();
+        for (TableSpec spec : List.of(Tables.LEDGER, Tables.RECONCILIATION, Tables.EXECUTION)) {
+            create(naming.physicalName(spec), spec);
+        }
+        create(naming.physicalName(Tables.PORTFOLIO, 1), Tables.PORTFOLIO);
+    }
+
+    public String table(TableSpec spec) {
+        return naming.physicalName(spec);
+    }
+
+    public Configuration config() {
+        Configuration c = LocalStack.config(endpoint, prefix);
+        c.set(JobOptions.SINK_MAX_TIME_IN_BUFFER, Duration.ofMillis(200));
+        return c;
+    }
+
+    public Configuration configReading(TableSpec spec) {
+        Configuration c = config();
+        c.set(
+                JobOptions.STREAM_ARN,
+                ddb.describeTable(b -> b.tableName(table(spec))).table().latestStreamArn());
+        c.set(JobOptions.SOURCE_TABLE, table(spec));
+        return c;
+    }
+
+    private void create(String name, TableSpec spec) {
+        TableProvisioner.create(ddb, spec, name);
+    }
+
+    public List<Map<String, AttributeValue>> scan(String table) {
+        return LocalStack.scan(ddb, table);
+    }
+
+    /** Break rows (IDX14) of the Reconciliation table. */
+    public List<Map<String, AttributeValue>> breaks() {
+        return scan(table(Tables.RECONCILIATION)).stream()
+                .filter(i -> i.get("SK").s().startsWith("BREAK#"))
+                .toList();
+    }
+
+    @Override
+    public void close() {
+        ddb.close();
+        endpoint.close();
+    }
+}
