@@ -1,5 +1,6 @@
 package io.streamledger.stack;
 
+import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
@@ -8,7 +9,6 @@ import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.jobs.recon.ReconciliationJob;
 import io.streamledger.jobs.source.ChangeSources;
-import io.streamledger.operators.posting.PostingOutcome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,6 @@ import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * A local Flink MiniCluster with its web UI (DESIGN "Operations") running every job of the stack —
@@ -143,7 +142,7 @@ final class StackCluster implements AutoCloseable {
                 postingGraph(clusterConfig(settings), settings.parallelism(), conf));
     }
 
-    /** Submits the projection job; gap breaks and dead letters go to the log. */
+    /** Submits the projection job; gap breaks and dead letters go to their tables. */
     void submitProjection(Configuration conf) throws Exception {
         submit(
                 ProjectionJob.ROLE,
@@ -162,87 +161,61 @@ final class StackCluster implements AutoCloseable {
         submit(RECON_ROLE, reconGraph(clusterConfig(settings), settings.parallelism(), conf));
     }
 
-    /** The ledger-check job's graph; dead letters go to the log. */
+    /** The ledger-check job's graph with its production sinks. */
     static JobGraph ledgerCheckGraph(
             Configuration clusterConf, int parallelism, Configuration conf) {
         StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
-        LedgerCheckJob.Streams s =
-                new LedgerCheckJob(
-                                ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE),
-                                BreakSinks.dynamoDb(conf),
-                                conf)
-                        .build(env);
-        s.deadLetters()
-                .sinkTo(new LoggingSink<>("ledger check dead letter"))
-                .uid("ledgercheck-dead-letter-log-v1")
-                .name("ledger check: dead letters (log)");
+        new LedgerCheckJob(
+                        ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE),
+                        BreakSinks.dynamoDb(conf),
+                        DeadLetters.sink(
+                                conf,
+                                DeadLetters.fromSource(
+                                        LedgerCheckJob.ROLE, LedgerCheckJob.PARSE_UID)),
+                        conf)
+                .build(env);
         return graph(env, LedgerCheckJob.ROLE, "streamledger ledger check");
     }
 
     /** The reconciliation job's graph ({@code conf} names both stream ARNs in ReconOptions). */
     static JobGraph reconGraph(Configuration clusterConf, int parallelism, Configuration conf) {
         StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
-        ReconciliationJob.Streams s =
-                new ReconciliationJob(
-                                ChangeSources.fromConfig(
-                                        ReconciliationJob.reading(
-                                                conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
-                                        ReconciliationJob.ROLE_EXECUTION),
-                                ChangeSources.fromConfig(
-                                        ReconciliationJob.reading(
-                                                conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
-                                        ReconciliationJob.ROLE_LEDGER),
-                                ReconciliationJob.batchSink(conf),
-                                BreakSinks.dynamoDb(conf),
-                                ReconciliationJob.positions(conf),
-                                conf)
-                        .build(env);
-        s.deadLetters()
-                .sinkTo(new LoggingSink<>("reconciliation dead letter"))
-                .uid("recon-dead-letter-log-v1")
-                .name("reconciliation: dead letters (log)");
+        new ReconciliationJob(
+                        ChangeSources.fromConfig(
+                                ReconciliationJob.reading(
+                                        conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
+                                ReconciliationJob.ROLE_EXECUTION),
+                        ChangeSources.fromConfig(
+                                ReconciliationJob.reading(
+                                        conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
+                                ReconciliationJob.ROLE_LEDGER),
+                        ReconciliationJob.Sinks.dynamoDb(conf),
+                        ReconciliationJob.positions(conf),
+                        conf)
+                .build(env);
         return graph(env, RECON_ROLE, "streamledger reconciliation");
     }
 
-    /** The posting job's graph with the stack's terminal sinks and its fixed JobID. */
+    /** The posting job's graph with its production sinks and its fixed JobID. */
     static JobGraph postingGraph(Configuration clusterConf, int parallelism, Configuration conf) {
         StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
-        PostingJob.Streams s =
-                new PostingJob(ChangeSources.fromConfig(conf, PostingJob.ROLE), conf).build(env);
-        s.outcomes()
-                .sinkTo(new DiscardingSink<PostingOutcome>())
-                .uid("posting-outcomes-sink-v1")
-                .name("posting: outcomes");
-        s.deadLetters()
-                .sinkTo(new LoggingSink<>("posting dead letter"))
-                .uid("posting-dead-letter-log-v1")
-                .name("posting: dead letters (log)");
-        s.rejected()
-                .sinkTo(new LoggingSink<>("posting rejected fill"))
-                .uid("posting-rejected-log-v1")
-                .name("posting: rejected fills (log)");
+        new PostingJob(
+                        ChangeSources.fromConfig(conf, PostingJob.ROLE),
+                        PostingJob.Sinks.dynamoDb(conf),
+                        conf)
+                .build(env);
         return graph(env, PostingJob.ROLE, "streamledger posting");
     }
 
-    /** The projection job's graph; gap breaks and dead letters go to the log. */
+    /** The projection job's graph with its production sinks. */
     static JobGraph projectionGraph(
             Configuration clusterConf, int parallelism, Configuration conf) {
         StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
-        ProjectionJob.Streams s =
-                new ProjectionJob(
-                                ChangeSources.fromConfig(conf, ProjectionJob.ROLE),
-                                new DynamoDbProjectionSinks(conf),
-                                conf)
-                        .build(env);
-        s.gate()
-                .gapBreaks()
-                .sinkTo(new LoggingSink<>("projection gap break"))
-                .uid("projection-gap-break-log-v1")
-                .name("projection: gap breaks (log)");
-        s.sourceDeadLetters()
-                .sinkTo(new LoggingSink<>("projection dead letter"))
-                .uid("projection-dead-letter-log-v1")
-                .name("projection: source dead letters (log)");
+        new ProjectionJob(
+                        ChangeSources.fromConfig(conf, ProjectionJob.ROLE),
+                        new DynamoDbProjectionSinks(conf),
+                        conf)
+                .build(env);
         return graph(env, ProjectionJob.ROLE, "streamledger projection");
     }
 

@@ -1,6 +1,7 @@
 package io.streamledger.jobs.ledgercheck;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.jobs.source.ChangeSources;
@@ -28,22 +29,33 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The ledger-check job (CS11, AP10–AP12 → AP15): Ledger-table change records → {@link LedgerFact}s
  * → the ledger checks → create-once break rows in the Reconciliation table (IDX14/IDX15).
- * Unreadable records are dead letters with their reason; the job keeps running.
+ * Unreadable records go to the dead-letter sink with their reason; the job keeps running. Source
+ * and both sinks are arguments; {@link #main} wires the production ones.
  */
 public final class LedgerCheckJob {
 
     public static final String ROLE = "ledgercheck";
     public static final String PARSE_UID = "ledgercheck-parse-v1";
     public static final String BREAK_SINK_UID = "ledgercheck-break-sink-v1";
+    public static final String DEAD_LETTER_SINK_UID = "ledgercheck-dead-letter-sink-v1";
 
     private final RawChangeSource source;
     private final Sink<BreakRecord> breakSink;
+    private final Sink<SourceDeadLetter> deadLetterSink;
     private final ReadableConfig conf;
 
+    /**
+     * @param breakSink effect sink: the checks' breaks
+     * @param deadLetterSink source records that could not be parsed or mapped
+     */
     public LedgerCheckJob(
-            RawChangeSource source, Sink<BreakRecord> breakSink, ReadableConfig conf) {
+            RawChangeSource source,
+            Sink<BreakRecord> breakSink,
+            Sink<SourceDeadLetter> deadLetterSink,
+            ReadableConfig conf) {
         this.source = source;
         this.breakSink = breakSink;
+        this.deadLetterSink = deadLetterSink;
         this.conf = conf;
     }
 
@@ -70,12 +82,16 @@ public final class LedgerCheckJob {
         breaks.sinkTo(breakSink)
                 .uid(BREAK_SINK_UID)
                 .name("ledger check: break rows (IDX14/IDX15, create-once)");
-        return new Streams(facts, breaks, facts.getSideOutput(SourceTypes.DEAD_LETTERS));
+        DataStream<SourceDeadLetter> deadLetters = facts.getSideOutput(SourceTypes.DEAD_LETTERS);
+        deadLetters
+                .sinkTo(deadLetterSink)
+                .uid(DEAD_LETTER_SINK_UID)
+                .name("ledger check: source dead letters (dead-letter table)");
+        return new Streams(facts, breaks, deadLetters);
     }
 
     public void execute(StreamExecutionEnvironment env) throws Exception {
-        Streams s = build(env);
-        s.deadLetters().print("ledgercheck-dead-letter").uid("ledgercheck-dead-letter-print-v1");
+        build(env);
         env.execute("streamledger ledger check");
     }
 
@@ -83,7 +99,11 @@ public final class LedgerCheckJob {
     public static void main(String[] args) throws Exception {
         Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new LedgerCheckJob(ChangeSources.fromConfig(conf, ROLE), BreakSinks.dynamoDb(conf), conf)
+        new LedgerCheckJob(
+                        ChangeSources.fromConfig(conf, ROLE),
+                        BreakSinks.dynamoDb(conf),
+                        DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PARSE_UID)),
+                        conf)
                 .execute(env);
     }
 

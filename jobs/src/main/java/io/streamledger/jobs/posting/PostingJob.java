@@ -1,6 +1,7 @@
 package io.streamledger.jobs.posting;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -9,53 +10,114 @@ import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.posting.FeeSplit;
+import io.streamledger.operators.posting.FillPostingRules;
+import io.streamledger.operators.posting.HouseAccounts;
+import io.streamledger.operators.posting.PostingGuard;
+import io.streamledger.operators.posting.PostingLane;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
+import io.streamledger.sinks.posting.PostingOutcomeListener;
+import io.streamledger.sinks.posting.PostingSettings;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's stream
- * (or the relay's Kinesis stream) → one balanced ledger transaction, inbox receipt and authority
- * update per fill, in one DynamoDB transaction. Takes its source as an argument (STYLE habit 2);
- * {@link #main} wires the production one from {@link JobOptions}.
+ * (or the relay's Kinesis stream) → parse → guard (rules reject with a named reason) → keyed by
+ * {@link PostingLane} → the transaction sink (one balanced ledger transaction, inbox receipt and
+ * authority update per fill, in one DynamoDB transaction). Source and every sink are arguments;
+ * {@link #main} wires the production ones.
  */
 public final class PostingJob {
 
-    /** Role name in source uids. */
+    /** Role name in source uids and dead-letter entries. */
     public static final String ROLE = "posting";
 
-    private final RawChangeSource source;
-    private final ReadableConfig conf;
-    private final PostingSettings settings;
+    public static final String DEAD_LETTER_SINK_UID = "posting-dead-letter-sink-v1";
+    public static final String REJECTED_SINK_UID = "posting-rejected-sink-v1";
 
-    public PostingJob(RawChangeSource source, ReadableConfig conf) {
-        this.source = source;
-        this.conf = conf;
-        this.settings = PostingSettings.from(conf);
+    /**
+     * The job's sinks.
+     *
+     * @param postings effect sink: fills to post (production: {@link PostingTransactionSink})
+     * @param rejected fills the rules reject, with their reason
+     * @param deadLetters source records that could not be parsed or mapped
+     */
+    public record Sinks(
+            Sink<TradeFill> postings,
+            Sink<PostingOutcome> rejected,
+            Sink<SourceDeadLetter> deadLetters) {
+
+        /** Production sinks: the DynamoDB transaction sink and the dead-letter table. */
+        public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
+            return new Sinks(
+                    new PostingTransactionSink(settings(conf), listener),
+                    DeadLetters.sink(
+                            conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
+                    DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)));
+        }
+
+        public static Sinks dynamoDb(ReadableConfig conf) {
+            return dynamoDb(conf, PostingOutcomeListener.NONE);
+        }
     }
 
-    /** The job's streams after {@link #build}: for sinks and tests. */
+    private final RawChangeSource source;
+    private final Sinks sinks;
+    private final ReadableConfig conf;
+
+    public PostingJob(RawChangeSource source, Sinks sinks, ReadableConfig conf) {
+        this.source = source;
+        this.sinks = sinks;
+        this.conf = conf;
+    }
+
+    /** The posting rules these options describe. */
+    public static FillPostingRules rules(ReadableConfig conf) {
+        return new FillPostingRules(
+                FeeSplit.DEFAULT, new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS)));
+    }
+
+    /** Everything the transaction sink needs, resolved once from the options. */
+    public static PostingSettings settings(ReadableConfig conf) {
+        TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
+        return new PostingSettings(
+                JobOptions.dynamoDbClient(conf),
+                naming.physicalName(Tables.LEDGER),
+                naming.physicalName(Tables.INBOX),
+                conf.get(JobOptions.POSTING_CONSUMER),
+                rules(conf),
+                conf.get(JobOptions.POSTING_CAPACITY),
+                conf.get(JobOptions.POSTING_TIMEOUT),
+                conf.get(JobOptions.POSTING_MAX_ATTEMPTS),
+                conf.get(JobOptions.POSTING_BACKOFF_BASE),
+                conf.get(JobOptions.POSTING_BACKOFF_MAX),
+                conf.get(JobOptions.POSTING_RECEIPT_RETENTION));
+    }
+
+    /** The job's streams after {@link #build}: for tests and extra sinks. */
     public record Streams(
-            DataStream<PostingOutcome> outcomes,
+            DataStream<TradeFill> postable,
             DataStream<PostingOutcome> rejected,
             DataStream<SourceDeadLetter> deadLetters) {}
 
-    /** Adds the job to {@code env}. */
+    /** Adds the job and its sinks to {@code env}. */
     public Streams build(StreamExecutionEnvironment env) {
         String contextTable = JobOptions.sourceTable(conf, Tables.CONTEXT);
+        FillPostingRules rules = rules(conf);
         SingleOutputStreamOperator<TradeFill> fills =
                 source.open(env)
                         .process(
@@ -66,37 +128,31 @@ public final class PostingJob {
                                 PostingState.FILL)
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
+        SingleOutputStreamOperator<TradeFill> postable =
+                fills.process(new PostingGuard(rules), PostingState.FILL)
+                        .uid(PostingState.GUARD_UID)
+                        .name(PostingState.GUARD_NAME);
 
         // one lane = tenant + house shard of the client account (see PostingLane)
-        DataStream<TradeFill> byLane =
-                fills.keyBy(new PostingLane(settings.rules().house()), Types.STRING);
-        SingleOutputStreamOperator<PostingOutcome> outcomes =
-                AsyncDataStream.unorderedWait(
-                                byLane,
-                                new PostFillFunction(settings),
-                                settings.timeout().toMillis(),
-                                TimeUnit.MILLISECONDS,
-                                settings.capacity())
-                        .returns(PostingState.OUTCOME)
-                        .uid(PostingState.POST_UID)
-                        .name(PostingState.POST_NAME);
-        DataStream<PostingOutcome> rejected =
-                outcomes.filter(o -> PostingOutcome.REJECTED.equals(o.getStatus()))
-                        .returns(PostingState.OUTCOME)
-                        .uid("posting-rejected-v1")
-                        .name("posting: rejected fills");
-        return new Streams(outcomes, rejected, fills.getSideOutput(SourceTypes.DEAD_LETTERS));
+        postable.keyBy(new PostingLane(rules.house()), Types.STRING)
+                .sinkTo(sinks.postings())
+                .uid(PostingState.SINK_UID)
+                .name(PostingState.SINK_NAME);
+        DataStream<PostingOutcome> rejected = postable.getSideOutput(PostingState.REJECTED);
+        rejected.sinkTo(sinks.rejected())
+                .uid(REJECTED_SINK_UID)
+                .name("posting: rejected fills (dead-letter table)");
+        DataStream<SourceDeadLetter> deadLetters = fills.getSideOutput(SourceTypes.DEAD_LETTERS);
+        deadLetters
+                .sinkTo(sinks.deadLetters())
+                .uid(DEAD_LETTER_SINK_UID)
+                .name("posting: source dead letters (dead-letter table)");
+        return new Streams(postable, rejected, deadLetters);
     }
 
-    /** Builds with discarding terminal sinks and runs (production entry). */
+    /** Builds and runs. */
     public void execute(StreamExecutionEnvironment env) throws Exception {
-        Streams s = build(env);
-        s.outcomes()
-                .sinkTo(new DiscardingSink<>())
-                .uid("posting-outcomes-sink-v1")
-                .name("posting: outcomes");
-        s.deadLetters().print("posting-dead-letter").uid("posting-dead-letter-print-v1");
-        s.rejected().print("posting-rejected").uid("posting-rejected-print-v1");
+        build(env);
         env.execute("streamledger posting");
     }
 
@@ -104,7 +160,8 @@ public final class PostingJob {
     public static void main(String[] args) throws Exception {
         Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        new PostingJob(ChangeSources.fromConfig(conf, ROLE), conf).execute(env);
+        new PostingJob(ChangeSources.fromConfig(conf, ROLE), Sinks.dynamoDb(conf), conf)
+                .execute(env);
     }
 
     /** TradeExecuted events from Context change records or relayed envelopes. */

@@ -1,6 +1,9 @@
 package io.streamledger.jobs.projection;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.recon.BreakSinks;
+import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
@@ -8,12 +11,11 @@ import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.projection.ProjectionUpdate;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * Production sinks of the projection job: the version-guarded DynamoDB sink for view and checkpoint
- * rows (AP07/AP13, CS06); gap breaks go to the AP15 break rows (create-once); dead letters are
- * logged by {@link ProjectionJob#main} until the reconciliation table (AP15) exists.
+ * rows (AP07/AP13, CS06); gap breaks go to the AP15 break rows (create-once); gate and source dead
+ * letters to the durable dead-letter table (CS08).
  */
 public final class DynamoDbProjectionSinks implements ProjectionSinks {
 
@@ -23,6 +25,8 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
     private final Sink<ProjectionUpdate> viewRowSink;
     private final Sink<ProjectionUpdate> checkpointRowSink;
     private final Sink<GapBreak> gapBreakSink;
+    private final Sink<DeadLetter> deadLetterSink;
+    private final Sink<SourceDeadLetter> sourceDeadLetterSink;
 
     public DynamoDbProjectionSinks(ReadableConfig conf) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
@@ -46,7 +50,14 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
                                 conf)
                         .build();
         // AP15: overdue gaps become create-once break rows in the Reconciliation table
-        this.gapBreakSink = io.streamledger.jobs.recon.BreakSinks.gapBreaks(conf);
+        this.gapBreakSink = BreakSinks.gapBreaks(conf);
+        this.deadLetterSink =
+                DeadLetters.sink(
+                        conf,
+                        DeadLetters.fromGate(ProjectionJob.ROLE, ProjectionJob.GATE_OPERATOR));
+        this.sourceDeadLetterSink =
+                DeadLetters.sink(
+                        conf, DeadLetters.fromSource(ProjectionJob.ROLE, ProjectionJob.PARSE_UID));
     }
 
     public PortfolioRows rows() {
@@ -70,6 +81,11 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
 
     @Override
     public Sink<DeadLetter> deadLetters() {
-        return new DiscardingSink<>();
+        return deadLetterSink;
+    }
+
+    @Override
+    public Sink<SourceDeadLetter> sourceDeadLetters() {
+        return sourceDeadLetterSink;
     }
 }

@@ -31,8 +31,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The projection job (AP07, AP13; CS06/CS07): AP12 authority changes from the Ledger table's stream
  * → gate (inbox dedupe + next version + parking + gap SLA) → Portfolio view rows (IDX07) and
- * projection checkpoints (IDX12) through the version-guarded sink; gap breaks and dead letters to
- * their own sinks. The view it maintains never authorizes anything: see {@link PortfolioRows}.
+ * projection checkpoints (IDX12) through the version-guarded sink; gap breaks, gate dead letters
+ * and source dead letters to their own sinks (all arguments, {@link ProjectionSinks}). The view it
+ * maintains never authorizes anything: see {@link PortfolioRows}.
  */
 public final class ProjectionJob {
 
@@ -45,6 +46,12 @@ public final class ProjectionJob {
     public static final String CHECKPOINT_SINK_UID = "projection-checkpoint-sink-v1";
     public static final String BREAK_SINK_UID = "projection-gap-break-sink-v1";
     public static final String DEAD_LETTER_SINK_UID = "projection-dead-letter-sink-v1";
+    public static final String SOURCE_DEAD_LETTER_SINK_UID =
+            "projection-source-dead-letter-sink-v1";
+
+    /** The gate's operators that dead-letter events (validation, parking). */
+    public static final String GATE_OPERATOR = GateState.NEXT_VERSION_UID;
+
     public static final String VIEW_FILTER_UID = "projection-view-filter-v1";
 
     private final RawChangeSource source;
@@ -109,21 +116,23 @@ public final class ProjectionJob {
         gate.gapBreaks()
                 .sinkTo(sinks.gapBreaks())
                 .uid(BREAK_SINK_UID)
-                .name("projection: gap breaks (AP15 later)");
+                .name("projection: gap breaks (AP15, create-once)");
         gate.deadLetters()
                 .sinkTo(sinks.deadLetters())
                 .uid(DEAD_LETTER_SINK_UID)
-                .name("projection: gate dead letters");
-        return new Streams(gate, updates, events.getSideOutput(SourceTypes.DEAD_LETTERS));
+                .name("projection: gate dead letters (dead-letter table)");
+        DataStream<SourceDeadLetter> sourceDeadLetters =
+                events.getSideOutput(SourceTypes.DEAD_LETTERS);
+        sourceDeadLetters
+                .sinkTo(sinks.sourceDeadLetters())
+                .uid(SOURCE_DEAD_LETTER_SINK_UID)
+                .name("projection: source dead letters (dead-letter table)");
+        return new Streams(gate, updates, sourceDeadLetters);
     }
 
     /** Builds and runs. */
     public void execute(StreamExecutionEnvironment env) throws Exception {
-        Streams s = build(env);
-        s.gate().gapBreaks().print("projection-gap-break").uid("projection-gap-break-print-v1");
-        s.sourceDeadLetters()
-                .print("projection-dead-letter")
-                .uid("projection-dead-letter-print-v1");
+        build(env);
         env.execute("streamledger projection");
     }
 

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.projection;
 
+import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.projection.ProjectionUpdate;
@@ -7,8 +8,8 @@ import java.io.Serializable;
 import org.apache.flink.api.connector.sink2.Sink;
 
 /**
- * Where the projection job writes (STYLE habit 2: sinks are arguments): view rows, checkpoint rows,
- * gap breaks (until the reconciliation table exists, AP15) and gate dead letters.
+ * Where the projection job writes (AP07/AP13/AP15, CS08): view rows, checkpoint rows, gap breaks,
+ * gate dead letters and source dead letters.
  */
 public interface ProjectionSinks extends Serializable {
 
@@ -19,4 +20,6 @@ public interface ProjectionSinks extends Serializable {
     Sink<GapBreak> gapBreaks();
 
     Sink<DeadLetter> deadLetters();
+
+    Sink<SourceDeadLetter> sourceDeadLetters();
 }

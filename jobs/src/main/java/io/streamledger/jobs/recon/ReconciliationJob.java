@@ -1,6 +1,7 @@
 package io.streamledger.jobs.recon;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -30,7 +31,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The reconciliation job (AP14/AP15): fills from the Execution stream and trading postings +
  * securities authorities from the Ledger stream, reconciled per tenant and declared event-time
  * window; each window closes into an IDX13 batch (version-guarded) and IDX14/IDX15 breaks
- * (create-once), so restarting a window's batch is idempotent.
+ * (create-once), so restarting a window's batch is idempotent. Late records and unreadable source
+ * records go to the dead-letter table. Sources and every sink are arguments ({@link Sinks}).
  */
 public final class ReconciliationJob {
 
@@ -40,25 +42,51 @@ public final class ReconciliationJob {
     public static final String PARSE_LEDGER_UID = "recon-parse-ledger-v1";
     public static final String BATCH_SINK_UID = "recon-batch-sink-v1";
     public static final String BREAK_SINK_UID = "recon-break-sink-v1";
+    public static final String LATE_SINK_UID = "recon-late-sink-v1";
+    public static final String DEAD_LETTER_SINK_UID = "recon-dead-letter-sink-v1";
+
+    /** Role of the job in dead-letter entries. */
+    public static final String ROLE = "recon";
+
+    /**
+     * The job's sinks.
+     *
+     * @param batches effect sink: AP14 batches (version-guarded)
+     * @param breaks AP15 breaks (create-once)
+     * @param late records later than the window's allowed lateness
+     * @param deadLetters source records of either stream that could not be parsed or mapped
+     */
+    public record Sinks(
+            Sink<ReconBatch> batches,
+            Sink<BreakRecord> breaks,
+            Sink<ReconEvent> late,
+            Sink<SourceDeadLetter> deadLetters) {
+
+        /** Production sinks: Reconciliation table rows and the dead-letter table. */
+        public static Sinks dynamoDb(ReadableConfig conf) {
+            return new Sinks(
+                    batchSink(conf),
+                    BreakSinks.dynamoDb(conf),
+                    DeadLetters.sink(conf, DeadLetters.fromLateRecord(ROLE, ReconState.WINDOW_UID)),
+                    DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PARSE_EXECUTION_UID)));
+        }
+    }
 
     private final RawChangeSource executionSource;
     private final RawChangeSource ledgerSource;
-    private final Sink<ReconBatch> batchSink;
-    private final Sink<BreakRecord> breakSink;
+    private final Sinks sinks;
     private final PositionLookup positions;
     private final ReadableConfig conf;
 
     public ReconciliationJob(
             RawChangeSource executionSource,
             RawChangeSource ledgerSource,
-            Sink<ReconBatch> batchSink,
-            Sink<BreakRecord> breakSink,
+            Sinks sinks,
             PositionLookup positions,
             ReadableConfig conf) {
         this.executionSource = executionSource;
         this.ledgerSource = ledgerSource;
-        this.batchSink = batchSink;
-        this.breakSink = breakSink;
+        this.sinks = sinks;
         this.positions = positions;
         this.conf = conf;
     }
@@ -93,7 +121,7 @@ public final class ReconciliationJob {
                                 ReconState.EVENT)
                         .uid(PARSE_LEDGER_UID)
                         .name("reconciliation: parse ledger");
-        SingleOutputStreamOperator<ReconBatch> batches =
+        Reconciliation.Streams reconciled =
                 Reconciliation.apply(
                         Reconciliation.withBusinessTime(
                                         fills,
@@ -108,17 +136,24 @@ public final class ReconciliationJob {
                                                 conf.get(ReconOptions.RECON_IDLENESS))),
                         ReconOptions.reconConfig(conf),
                         positions);
+        SingleOutputStreamOperator<ReconBatch> batches = reconciled.batches();
         DataStream<BreakRecord> breaks = batches.getSideOutput(ReconState.BREAKS);
-        batches.sinkTo(batchSink).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
-        breaks.sinkTo(breakSink)
+        batches.sinkTo(sinks.batches()).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
+        breaks.sinkTo(sinks.breaks())
                 .uid(BREAK_SINK_UID)
                 .name("reconciliation: breaks (IDX14/IDX15, create-once)");
-        return new Streams(
-                batches,
-                breaks,
-                batches.getSideOutput(ReconState.LATE),
+        DataStream<ReconEvent> late = reconciled.late();
+        late.sinkTo(sinks.late())
+                .uid(LATE_SINK_UID)
+                .name("reconciliation: late records (dead-letter table)");
+        DataStream<SourceDeadLetter> deadLetters =
                 fills.getSideOutput(SourceTypes.DEAD_LETTERS)
-                        .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS)));
+                        .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS));
+        deadLetters
+                .sinkTo(sinks.deadLetters())
+                .uid(DEAD_LETTER_SINK_UID)
+                .name("reconciliation: source dead letters (dead-letter table)");
+        return new Streams(batches, breaks, late, deadLetters);
     }
 
     /** The version-guarded IDX13 batch sink. */
@@ -151,21 +186,17 @@ public final class ReconciliationJob {
     public static void main(String[] args) throws Exception {
         Configuration conf = ParameterTool.fromArgs(args).getConfiguration();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-        Streams s =
-                new ReconciliationJob(
-                                ChangeSources.fromConfig(
-                                        reading(conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
-                                        ROLE_EXECUTION),
-                                ChangeSources.fromConfig(
-                                        reading(conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
-                                        ROLE_LEDGER),
-                                batchSink(conf),
-                                BreakSinks.dynamoDb(conf),
-                                positions(conf),
-                                conf)
-                        .build(env);
-        s.deadLetters().print("recon-dead-letter").uid("recon-dead-letter-print-v1");
-        s.tooLate().print("recon-too-late").uid("recon-too-late-print-v1");
+        new ReconciliationJob(
+                        ChangeSources.fromConfig(
+                                reading(conf, conf.get(ReconOptions.EXECUTION_STREAM_ARN)),
+                                ROLE_EXECUTION),
+                        ChangeSources.fromConfig(
+                                reading(conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
+                                ROLE_LEDGER),
+                        Sinks.dynamoDb(conf),
+                        positions(conf),
+                        conf)
+                .build(env);
         env.execute("streamledger reconciliation");
     }
 

@@ -3,6 +3,7 @@ package io.streamledger.jobs.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.model.change.JsonFields;
 import java.io.IOException;
 import java.math.BigDecimal;
 
@@ -27,7 +28,8 @@ import java.math.BigDecimal;
  */
 public final class ConnectorRecordJson {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The strict mapper: numbers as BigDecimal, duplicate keys and trailing tokens rejected. */
+    private static final ObjectMapper MAPPER = JsonFields.MAPPER;
 
     private ConnectorRecordJson() {}
 

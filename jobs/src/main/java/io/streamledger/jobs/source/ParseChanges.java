@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
 /**
  * Parses raw transport records into the model's {@link ChangeRecord} (or {@link OutboxEvent}) and
  * maps them to the job's events; anything that fails goes to {@link SourceTypes#DEAD_LETTERS} with
- * the raw payload and the reason, and the job keeps running (issue 5 "Sources").
+ * the raw payload and the reason, and the job keeps running (CS08).
  *
  * <p>The {@code ChangeRecord} lives only inside this function: it never crosses a network edge, so
  * no serializer for its attribute-value maps is needed (no Kryo).

@@ -5,8 +5,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * What a job reads: a stream of raw transport records with timestamps and watermarks (STYLE habit
- * 2: the job takes its source as an argument; production wires {@link ChangeSources}).
+ * What a job reads: a stream of raw transport records with timestamps and watermarks; every job
+ * takes it as an argument, production wires {@link ChangeSources}, tests a bounded list.
  */
 @FunctionalInterface
 public interface RawChangeSource extends Serializable {

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * A source record that could not be turned into a business event, with its raw payload and the
- * reason, so bad input loses nothing (issue 5 "Sources"; STYLE habit 9 named reasons).
+ * reason, so bad input loses nothing (CS08; the reason is a named {@code DeadLetterReason}).
  */
 public class SourceDeadLetter {
 

@@ -4,7 +4,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.util.OutputTag;
 
-/** Types, uids and side-output tags of the source stage, defined once (STYLE habit 4). */
+/** Types, uids and side-output tags of the source stage, defined once. */
 public final class SourceTypes {
 
     private SourceTypes() {}

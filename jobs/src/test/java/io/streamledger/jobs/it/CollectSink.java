@@ -1,5 +1,6 @@
 package io.streamledger.jobs.it;
 
+import io.streamledger.sinks.posting.PostingOutcomeListener;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,6 +19,12 @@ public final class CollectSink<T> implements Sink<T> {
     public CollectSink(String name) {
         this.name = name;
         QUEUES.put(name, new ConcurrentLinkedQueue<>());
+    }
+
+    /** A posting-sink listener collecting every outcome into the queue {@code name}. */
+    public static PostingOutcomeListener listener(String name) {
+        QUEUES.put(name, new ConcurrentLinkedQueue<>());
+        return o -> QUEUES.get(name).add(o);
     }
 
     @SuppressWarnings("unchecked")

@@ -10,6 +10,7 @@ import io.streamledger.command.ledger.PostingBuckets;
 import io.streamledger.operators.posting.PostingIds;
 import io.streamledger.operators.posting.PostingSequence;
 import io.streamledger.operators.projection.AuthorityChanges;
+import io.streamledger.sinks.posting.LedgerItems;
 import java.time.YearMonth;
 import org.junit.jupiter.api.Test;
 

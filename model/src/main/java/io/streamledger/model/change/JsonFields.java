@@ -13,13 +13,14 @@ import javax.annotation.Nullable;
 
 /**
  * Typed, path-naming access to JSON fields for the change-record and outbox parsers: every missing
- * or mistyped field becomes a {@link ChangeRecordParseException}.
+ * or mistyped field becomes a {@link ChangeRecordParseException}. {@link #MAPPER} is the one strict
+ * JSON mapper of change records, wherever they are read.
  */
-final class JsonFields {
+public final class JsonFields {
     /**
      * Numbers are read as BigDecimal (never double), duplicate keys and trailing tokens rejected.
      */
-    static final ObjectMapper MAPPER =
+    public static final ObjectMapper MAPPER =
             JsonMapper.builder()
                     .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

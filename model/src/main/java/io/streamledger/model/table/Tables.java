@@ -6,11 +6,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Registry of every bounded-context table of the seed (IDX01–IDX19; DESIGN "Tables"). Stream views:
- * NEW_AND_OLD_IMAGES where a consumer derives transitions from the change itself (Orders,
- * Execution, Ledger, Context); NEW_IMAGE where consumers only need the latest state
- * (Reconciliation); none where nothing consumes the changes (Portfolio, Idempotency, Inbox,
- * Projection) — the seed says to choose the smallest view that still supports repair.
+ * Registry of every bounded-context table of the seed (IDX01–IDX19; DESIGN "Tables") plus the
+ * dead-letter table (CS08). Stream views: NEW_AND_OLD_IMAGES where a consumer derives transitions
+ * from the change itself (Orders, Execution, Ledger, Context); NEW_IMAGE where consumers only need
+ * the latest state (Reconciliation); none where nothing consumes the changes (Portfolio,
+ * Idempotency, Inbox, Projection) — the seed says to choose the smallest view that still supports
+ * repair.
  */
 public final class Tables {
 
@@ -222,6 +223,31 @@ public final class Tables {
                             + " outbox item",
                     false);
 
+    /**
+     * Durable dead letters of every job (CS08): {@code TEN#t#DLQ#job / DL#reason#id}; GSI1 the
+     * sparse status queue of OPEN entries ({@link io.streamledger.model.keys.DeadLetterStatusKey}).
+     * Not a seed path: its ids ({@code DLQ}, {@code DLQ-STATUS}) stay out of the seed contract.
+     */
+    public static final TableSpec DEAD_LETTER =
+            new TableSpec(
+                    "DeadLetter",
+                    KeySchema.PK_SK,
+                    List.of(
+                            new GsiSpec(
+                                    "GSI1",
+                                    Attr.GSI1PK,
+                                    Attr.GSI1SK,
+                                    GsiProjection.KEYS_ONLY,
+                                    List.of(),
+                                    true,
+                                    "DLQ-STATUS")),
+                    null,
+                    null,
+                    List.of("DLQ"),
+                    "operators list entries through the sparse status queue; nothing consumes"
+                            + " its changes, and entries are never deleted (audit)",
+                    false);
+
     private static final List<TableSpec> ALL =
             List.of(
                     ORDERS,
@@ -232,7 +258,8 @@ public final class Tables {
                     LEDGER,
                     PROJECTION,
                     RECONCILIATION,
-                    CONTEXT);
+                    CONTEXT,
+                    DEAD_LETTER);
 
     private static final Map<String, TableSpec> BY_NAME =
             ALL.stream()

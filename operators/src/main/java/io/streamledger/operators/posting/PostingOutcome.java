@@ -3,25 +3,27 @@ package io.streamledger.operators.posting;
 import java.util.Objects;
 
 /**
- * What happened to one fill in the posting job (AP09): APPLIED (transaction committed), DUPLICATE
- * (the inbox receipt already existed: a replay, counted no-op) or REJECTED (bad input, with its
- * reason; nothing written).
+ * What happened to one fill in the posting job (AP09): a {@link PostingStatus} with its reason,
+ * attempts and lines.
  */
 public class PostingOutcome {
 
-    public static final String APPLIED = "APPLIED";
-    public static final String DUPLICATE = "DUPLICATE";
-    public static final String REJECTED = "REJECTED";
+    public static final PostingStatus APPLIED = PostingStatus.APPLIED;
+    public static final PostingStatus DUPLICATE = PostingStatus.DUPLICATE;
+    public static final PostingStatus REJECTED = PostingStatus.REJECTED;
 
     private String eventId;
     private String txnId;
     private String tenant;
     private String accountId;
-    private String status;
+    private PostingStatus status;
     private String reason;
     private int attempts;
     private int lines;
     private long atMillis;
+
+    /** The fill as JSON, on REJECTED outcomes only (kept by the dead-letter entry). */
+    private String payload;
 
     /** For Flink's POJO serializer. */
     public PostingOutcome() {}
@@ -31,7 +33,7 @@ public class PostingOutcome {
             String txnId,
             String tenant,
             String accountId,
-            String status,
+            PostingStatus status,
             String reason,
             int attempts,
             int lines,
@@ -79,11 +81,11 @@ public class PostingOutcome {
         this.accountId = accountId;
     }
 
-    public String getStatus() {
+    public PostingStatus getStatus() {
         return status;
     }
 
-    public void setStatus(String status) {
+    public void setStatus(PostingStatus status) {
         this.status = status;
     }
 
@@ -111,6 +113,14 @@ public class PostingOutcome {
         this.lines = lines;
     }
 
+    public String getPayload() {
+        return payload;
+    }
+
+    public void setPayload(String payload) {
+        this.payload = payload;
+    }
+
     public long getAtMillis() {
         return atMillis;
     }
@@ -127,7 +137,7 @@ public class PostingOutcome {
                 && atMillis == p.atMillis
                 && Objects.equals(eventId, p.eventId)
                 && Objects.equals(txnId, p.txnId)
-                && Objects.equals(status, p.status)
+                && status == p.status
                 && Objects.equals(reason, p.reason);
     }
 

@@ -2,7 +2,7 @@ package io.streamledger.operators.posting;
 
 /**
  * A fill the ledger must not post as given (CS10/CS11 guard clauses), with a named reason; the
- * posting job dead-letters it instead of failing (STYLE habit 9).
+ * posting job dead-letters it instead of failing.
  */
 public final class PostingRejectedException extends RuntimeException {
 

@@ -1,7 +1,10 @@
 package io.streamledger.operators.posting;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
+import io.streamledger.model.change.JsonFields;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.keys.KeyPaths;
@@ -26,6 +29,18 @@ public final class TradeFills {
     private TradeFills() {}
 
     /** The fill announced by an outbox INSERT, or empty for anything else. */
+    /** The fill as JSON (exact decimals, plain notation): the payload of a rejected fill. */
+    public static String toJson(TradeFill fill) {
+        try {
+            return JsonFields.MAPPER
+                    .writer()
+                    .with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+                    .writeValueAsString(fill);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("fill " + fill.getEventId() + " not serializable", e);
+        }
+    }
+
     public static Optional<TradeFill> fromChange(ChangeRecord change) {
         if (change.operation() != Operation.INSERT || change.newImage() == null) {
             return Optional.empty();

@@ -1,11 +1,12 @@
 package io.streamledger.operators.recon;
 
 import java.io.Serializable;
+import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 
 /**
  * Reads the AP07 Portfolio row of an account+symbol for the positions check; the job supplies the
- * DynamoDB implementation (STYLE habit 2), tests may supply an in-memory one.
+ * DynamoDB implementation, tests may supply an in-memory one.
  */
 @FunctionalInterface
 public interface PositionLookup extends Serializable {
@@ -14,6 +15,19 @@ public interface PositionLookup extends Serializable {
      */
     @Nullable
     PositionView read(String tenant, String account, String symbol);
+
+    /**
+     * The row without blocking the caller; the default reads synchronously (in-memory lookups), a
+     * DynamoDB lookup overrides it with its async client.
+     */
+    default CompletableFuture<PositionView> readAsync(
+            String tenant, String account, String symbol) {
+        try {
+            return CompletableFuture.completedFuture(read(tenant, account, symbol));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /** Called once per subtask before use. */
     default void open() {}

@@ -10,24 +10,25 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.windowing.ProcessWindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
 /**
- * Closes one tenant's event-time window into an AP14 batch (IDX13) and AP15 breaks (seed:
- * "Reconciliation compares source order/fill IDs, ledger posting IDs, balances, and projection
- * versions for a declared window"):
+ * Closes one tenant's event-time window (AP14/AP15; seed: "Reconciliation compares source
+ * order/fill IDs, ledger posting IDs, balances, and projection versions for a declared window"):
+ * reads the window's records, runs the fill ↔ ledger guards and hands a {@link ReconWindowResult}
+ * on — the positions check needs the Portfolio rows, read by {@link PositionReads} (async I/O) and
+ * judged with the batch plan by {@link ReconFinish}. No I/O here.
  *
  * <ul>
  *   <li>every fill has exactly one ledger transaction (txnId = f(tenant, TRADE:tradeId)) whose
  *       client lines match: cash = ∓ round(qty × price, currency scale, HALF_EVEN) − fee,
  *       securities = ± qty, exact;
  *   <li>every trading ledger transaction (postings with a role) has a fill;
- *   <li>every securities authority's last version in the window equals the Portfolio row's source
- *       version and quantity, or the row lags by less than the projection SLA.
+ *   <li>(in {@link ReconFinish}) every securities authority's last version in the window equals the
+ *       Portfolio row's source version and quantity, or the row lags by less than the projection
+ *       SLA.
  * </ul>
  *
  * Batches are written at every firing ({@link BatchTrigger}); breaks only at the closing firing
@@ -35,7 +36,7 @@ import org.apache.flink.util.Collector;
  * so a restart repeats them (create-once storage makes that a no-op).
  */
 public final class ReconWindowFunction
-        extends ProcessWindowFunction<ReconEvent, ReconBatch, String, TimeWindow> {
+        extends ProcessWindowFunction<ReconEvent, ReconWindowResult, String, TimeWindow> {
 
     private static final long serialVersionUID = 1L;
 
@@ -43,27 +44,9 @@ public final class ReconWindowFunction
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final ReconConfig config;
-    private final PositionLookup positions;
 
-    private transient Counter batches;
-    private transient Counter breaks;
-
-    public ReconWindowFunction(ReconConfig config, PositionLookup positions) {
+    public ReconWindowFunction(ReconConfig config) {
         this.config = config;
-        this.positions = positions;
-    }
-
-    @Override
-    public void open(OpenContext ctx) {
-        positions.open();
-        var g = getRuntimeContext().getMetricGroup().addGroup("recon");
-        batches = g.counter("batches");
-        breaks = g.counter("breaksEmitted");
-    }
-
-    @Override
-    public void close() {
-        positions.close();
     }
 
     public static String batchId(long windowStart, long windowMillis) {
@@ -76,60 +59,104 @@ public final class ReconWindowFunction
 
     @Override
     public void process(
-            String tenant, Context ctx, Iterable<ReconEvent> events, Collector<ReconBatch> out) {
+            String tenant,
+            Context ctx,
+            Iterable<ReconEvent> events,
+            Collector<ReconWindowResult> out) {
         TimeWindow w = ctx.window();
-        String batchId = batchId(w.getStart(), config.windowMillis());
-        Map<String, ReconEvent> fills = new TreeMap<>();
-        Map<String, List<ReconEvent>> txns = new TreeMap<>();
-        Map<String, ReconEvent> lastAuthority = new TreeMap<>();
-        Map<String, long[]> sources = new TreeMap<>(); // kind -> count, first, last
-        Totals totals = new Totals();
-        long n = 0;
-        for (ReconEvent e : events) {
-            n++;
-            long[] s =
-                    sources.computeIfAbsent(
-                            e.kind.name(), k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
-            s[0]++;
-            s[1] = Math.min(s[1], e.eventTimeMillis);
-            s[2] = Math.max(s[2], e.eventTimeMillis);
-            switch (e.kind) {
-                case FILL -> {
-                    if (fills.putIfAbsent(e.tradeId, e) == null) {
-                        totals.fill(e);
+        WindowInputs in = WindowInputs.read(events);
+        ReconWindowResult r = new ReconWindowResult();
+        r.tenant = tenant;
+        r.batchId = batchId(w.getStart(), config.windowMillis());
+        r.windowStartMillis = w.getStart();
+        r.windowEndMillis = w.getEnd();
+        r.maxTimestampMillis = w.maxTimestamp();
+        r.records = in.records;
+        r.closing = BatchTrigger.closing(w, ctx.currentWatermark(), config.allowedLatenessMillis());
+        r.firedAtMillis = ctx.currentProcessingTime();
+        int k = in.sources.size();
+        r.sourceKinds = new String[k];
+        r.sourceCounts = new long[k];
+        r.sourceFirstMillis = new long[k];
+        r.sourceLastMillis = new long[k];
+        int i = 0;
+        for (Map.Entry<String, long[]> e : in.sources.entrySet()) {
+            r.sourceKinds[i] = e.getKey();
+            r.sourceCounts[i] = e.getValue()[0];
+            r.sourceFirstMillis[i] = e.getValue()[1];
+            r.sourceLastMillis[i] = e.getValue()[2];
+            i++;
+        }
+        r.controlTotals = in.totals.json();
+        r.ledgerBreaks = ledgerGuards(tenant, r.batchId, w, in).toArray(BreakRecord[]::new);
+        r.authorities = in.lastAuthority.values().toArray(ReconEvent[]::new);
+        out.collect(r);
+    }
+
+    /** The window's records, deduplicated: fills by trade, postings by txn line, last authority. */
+    static final class WindowInputs {
+        final Map<String, ReconEvent> fills = new TreeMap<>();
+        final Map<String, List<ReconEvent>> txns = new TreeMap<>();
+        final Map<String, ReconEvent> lastAuthority = new TreeMap<>();
+        final Map<String, long[]> sources = new TreeMap<>(); // kind -> count, first, last
+        final Totals totals = new Totals();
+        long records;
+
+        static WindowInputs read(Iterable<ReconEvent> events) {
+            WindowInputs in = new WindowInputs();
+            for (ReconEvent e : events) {
+                in.records++;
+                long[] s =
+                        in.sources.computeIfAbsent(
+                                e.kind.name(), k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
+                s[0]++;
+                s[1] = Math.min(s[1], e.eventTimeMillis);
+                s[2] = Math.max(s[2], e.eventTimeMillis);
+                switch (e.kind) {
+                    case FILL -> {
+                        if (in.fills.putIfAbsent(e.tradeId, e) == null) {
+                            in.totals.fill(e);
+                        }
                     }
-                }
-                case POSTING -> {
-                    List<ReconEvent> lines = txns.computeIfAbsent(e.txnId, k -> new ArrayList<>());
-                    if (lines.stream().noneMatch(l -> l.line == e.line)) {
-                        lines.add(e);
-                        totals.posting(e);
+                    case POSTING -> {
+                        List<ReconEvent> lines =
+                                in.txns.computeIfAbsent(e.txnId, k -> new ArrayList<>());
+                        if (lines.stream().noneMatch(l -> l.line == e.line)) {
+                            lines.add(e);
+                            in.totals.posting(e);
+                        }
                     }
-                }
-                case AUTHORITY -> {
-                    String k = e.account + "/" + e.asset;
-                    ReconEvent prev = lastAuthority.get(k);
-                    if (prev == null || prev.version < e.version) {
-                        lastAuthority.put(k, e);
+                    case AUTHORITY -> {
+                        String k = e.account + "/" + e.asset;
+                        ReconEvent prev = in.lastAuthority.get(k);
+                        if (prev == null || prev.version < e.version) {
+                            in.lastAuthority.put(k, e);
+                        }
                     }
                 }
             }
+            in.totals.txns = in.txns.size();
+            return in;
         }
-        totals.txns = txns.size();
+    }
 
+    /** Fill ↔ ledger guards: MISSING_LEDGER_TXN, AMOUNT_MISMATCH, ORPHAN_LEDGER_TXN. */
+    private List<BreakRecord> ledgerGuards(
+            String tenant, String batchId, TimeWindow w, WindowInputs in) {
         List<BreakRecord> found = new ArrayList<>();
         Map<String, String> fillTxn = new HashMap<>();
-        for (ReconEvent f : fills.values()) {
+        for (ReconEvent f : in.fills.values()) {
             String txnId = TradeTxnIds.txnId(f.tenant, f.tradeId);
             fillTxn.put(txnId, f.tradeId);
-            List<ReconEvent> lines = txns.get(txnId);
+            List<ReconEvent> lines = in.txns.get(txnId);
             if (lines == null) {
                 found.add(
                         recon(
                                 ReconReason.MISSING_LEDGER_TXN,
                                 tenant,
                                 batchId,
-                                w,
+                                w.getStart(),
+                                w.getEnd(),
                                 "fill " + f.tradeId,
                                 fillEvidence(f).put("expectedTxnId", txnId),
                                 f.tradeId));
@@ -154,7 +181,8 @@ public final class ReconWindowFunction
                                 ReconReason.AMOUNT_MISMATCH,
                                 tenant,
                                 batchId,
-                                w,
+                                w.getStart(),
+                                w.getEnd(),
                                 "fill " + f.tradeId,
                                 fillEvidence(f)
                                         .put("txnId", txnId)
@@ -165,7 +193,7 @@ public final class ReconWindowFunction
                                 f.tradeId));
             }
         }
-        for (Map.Entry<String, List<ReconEvent>> t : txns.entrySet()) {
+        for (Map.Entry<String, List<ReconEvent>> t : in.txns.entrySet()) {
             if (!fillTxn.containsKey(t.getKey())) {
                 ReconEvent any = t.getValue().get(0);
                 found.add(
@@ -173,7 +201,8 @@ public final class ReconWindowFunction
                                 ReconReason.ORPHAN_LEDGER_TXN,
                                 tenant,
                                 batchId,
-                                w,
+                                w.getStart(),
+                                w.getEnd(),
                                 "txn " + t.getKey(),
                                 Evidence.of()
                                         .put("txnId", t.getKey())
@@ -182,94 +211,7 @@ public final class ReconWindowFunction
                                 t.getKey()));
             }
         }
-        int lagging = 0;
-        long now = ctx.currentProcessingTime();
-        for (ReconEvent a : lastAuthority.values()) {
-            PositionView v = positions.read(tenant, a.account, a.asset);
-            BigDecimal qty = new BigDecimal(a.posted);
-            if (v != null && v.sourceVersion() >= a.version) {
-                if (v.sourceVersion() == a.version && v.quantity().compareTo(qty) != 0) {
-                    found.add(
-                            recon(
-                                    ReconReason.POSITION_MISMATCH,
-                                    tenant,
-                                    batchId,
-                                    w,
-                                    a.account + "/" + a.asset,
-                                    positionEvidence(a, v).put("expectedQuantity", qty),
-                                    a.account,
-                                    a.asset,
-                                    "V",
-                                    a.version));
-                }
-                continue;
-            }
-            long lag = now - a.eventTimeMillis;
-            if (lag >= config.projectionSlaMillis()) {
-                found.add(
-                        recon(
-                                ReconReason.PROJECTION_LAG,
-                                tenant,
-                                batchId,
-                                w,
-                                a.account + "/" + a.asset,
-                                positionEvidence(a, v)
-                                        .put("lagMillis", lag)
-                                        .put("slaMillis", config.projectionSlaMillis()),
-                                a.account,
-                                a.asset,
-                                "V",
-                                a.version));
-            } else {
-                lagging++;
-            }
-        }
-
-        boolean closing =
-                BatchTrigger.closing(w, ctx.currentWatermark(), config.allowedLatenessMillis());
-        if (closing) {
-            for (BreakRecord b : found) {
-                breaks.inc();
-                ctx.output(ReconState.BREAKS, b);
-            }
-        }
-        ReconBatch batch = new ReconBatch();
-        batch.tenant = tenant;
-        batch.batchId = batchId;
-        batch.date =
-                Instant.ofEpochMilli(w.getStart()).atZone(ZoneOffset.UTC).toLocalDate().toString();
-        batch.windowStartMillis = w.getStart();
-        batch.windowEndMillis = w.getEnd();
-        batch.allowedLatenessMillis = config.allowedLatenessMillis();
-        Evidence manifest = Evidence.of();
-        sources.forEach(
-                (k, s) ->
-                        manifest.put("source." + k + ".count", s[0])
-                                .put("source." + k + ".first", Instant.ofEpochMilli(s[1]))
-                                .put("source." + k + ".last", Instant.ofEpochMilli(s[2])));
-        manifest.put("positions.checked", lastAuthority.size());
-        manifest.put("positions.laggingWithinSla", lagging);
-        StringBuilder versions = new StringBuilder();
-        lastAuthority
-                .values()
-                .forEach(
-                        a ->
-                                versions.append(versions.length() == 0 ? "" : ";")
-                                        .append(a.account)
-                                        .append('/')
-                                        .append(a.asset)
-                                        .append('@')
-                                        .append(a.version));
-        manifest.put("positions.versions", versions);
-        batch.manifest = manifest.json();
-        batch.controlTotals = totals.json();
-        batch.breakCount = found.size();
-        batch.outcome = found.isEmpty() ? "CLEAN" : "BREAKS";
-        batch.closed = closing;
-        // monotone: more records, or the same records at the closing firing
-        batch.revision = 2 * n + (closing ? 1 : 0);
-        batches.inc();
-        out.collect(batch);
+        return found;
     }
 
     /** The client's expected cash and securities movement for a fill (documented rounding). */
@@ -291,11 +233,12 @@ public final class ReconWindowFunction
         return new Expected(cash, buy ? qty : qty.negate());
     }
 
-    private BreakRecord recon(
+    static BreakRecord recon(
             ReconReason reason,
             String tenant,
             String batchId,
-            TimeWindow w,
+            long windowStart,
+            long windowEnd,
             String subject,
             Evidence e,
             Object... idParts) {
@@ -303,15 +246,15 @@ public final class ReconWindowFunction
         parts[0] = reason.name();
         System.arraycopy(idParts, 0, parts, 1, idParts.length);
         e.put("reason", reason.name())
-                .put("windowStart", Instant.ofEpochMilli(w.getStart()))
-                .put("windowEnd", Instant.ofEpochMilli(w.getEnd()));
+                .put("windowStart", Instant.ofEpochMilli(windowStart))
+                .put("windowEnd", Instant.ofEpochMilli(windowEnd));
         return new BreakRecord(
                 tenant,
                 batchId,
                 BreakRecord.id(parts),
                 reason.name(),
                 BreakRecord.Origin.RECONCILIATION,
-                w.maxTimestamp(),
+                windowEnd - 1, // the window's max timestamp
                 subject,
                 e.json());
     }
@@ -328,7 +271,7 @@ public final class ReconWindowFunction
                 .put("fee", f.fee);
     }
 
-    private static Evidence positionEvidence(ReconEvent a, PositionView v) {
+    static Evidence positionEvidence(ReconEvent a, PositionView v) {
         return Evidence.of()
                 .put("account", a.account)
                 .put("symbol", a.asset)

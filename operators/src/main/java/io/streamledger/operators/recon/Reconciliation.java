@@ -1,9 +1,11 @@
 package io.streamledger.operators.recon;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
@@ -33,18 +35,46 @@ public final class Reconciliation {
     }
 
     /**
+     * Batches on the main output, breaks on {@link ReconState#BREAKS}, records later than the
+     * allowed lateness on {@code late}.
+     */
+    public record Streams(
+            SingleOutputStreamOperator<ReconBatch> batches, DataStream<ReconEvent> late) {}
+
+    /**
+     * window (fill ↔ ledger) → async Portfolio reads → positions check + batch. The reads run after
+     * the window with Flink async I/O (ordered, so batch revisions stay in firing order), against
+     * the same rows at about the same time as a read inside the window would.
+     *
      * @param events union of sources already passed through {@link #withBusinessTime}
      */
-    public static SingleOutputStreamOperator<ReconBatch> apply(
+    public static Streams apply(
             DataStream<ReconEvent> events, ReconConfig config, PositionLookup positions) {
         KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
-        return events.keyBy(byTenant, Types.STRING)
-                .window(TumblingEventTimeWindows.of(Duration.ofMillis(config.windowMillis())))
-                .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
-                .trigger(new BatchTrigger(config.allowedLatenessMillis()))
-                .sideOutputLateData(ReconState.LATE)
-                .process(new ReconWindowFunction(config, positions), ReconState.BATCH)
-                .uid(ReconState.WINDOW_UID)
-                .name(ReconState.WINDOW_NAME);
+        SingleOutputStreamOperator<ReconWindowResult> fired =
+                events.keyBy(byTenant, Types.STRING)
+                        .window(
+                                TumblingEventTimeWindows.of(
+                                        Duration.ofMillis(config.windowMillis())))
+                        .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
+                        .trigger(new BatchTrigger(config.allowedLatenessMillis()))
+                        .sideOutputLateData(ReconState.LATE)
+                        .process(new ReconWindowFunction(config), ReconState.RESULT)
+                        .uid(ReconState.WINDOW_UID)
+                        .name(ReconState.WINDOW_NAME);
+        SingleOutputStreamOperator<ReconBatch> batches =
+                AsyncDataStream.orderedWait(
+                                fired,
+                                new PositionReads(positions),
+                                ReconState.POSITIONS_TIMEOUT_MILLIS,
+                                TimeUnit.MILLISECONDS,
+                                ReconState.POSITIONS_CAPACITY)
+                        .returns(ReconState.RESULT)
+                        .uid(ReconState.POSITIONS_UID)
+                        .name(ReconState.POSITIONS_NAME)
+                        .process(new ReconFinish(config), ReconState.BATCH)
+                        .uid(ReconState.FINISH_UID)
+                        .name(ReconState.FINISH_NAME);
+        return new Streams(batches, fired.getSideOutput(ReconState.LATE));
     }
 }

@@ -92,8 +92,7 @@ class ReconEventsTest {
         ReconWindowFunction f =
                 new ReconWindowFunction(
                         ReconConfig.of(
-                                Duration.ofMinutes(1), Duration.ZERO, Duration.ofSeconds(30)),
-                        (t, a, s) -> null);
+                                Duration.ofMinutes(1), Duration.ZERO, Duration.ofSeconds(30)));
         ReconEvent buy = new ReconEvent();
         buy.side = "BUY";
         buy.quantity = "3";

@@ -13,7 +13,6 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.streaming.runtime.operators.windowing.WindowOperatorBuilder;
-import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +29,8 @@ class ReconWindowTest {
     static final ReconConfig CONFIG =
             ReconConfig.of(Duration.ofMinutes(1), Duration.ofMinutes(2), Duration.ofSeconds(30));
 
-    private KeyedOneInputStreamOperatorTestHarness<String, ReconEvent, ReconBatch> h;
+    private KeyedOneInputStreamOperatorTestHarness<String, ReconEvent, ReconWindowResult> h;
+    private Map<String, PositionView> rows;
 
     @AfterEach
     void close() throws Exception {
@@ -40,6 +40,7 @@ class ReconWindowTest {
     }
 
     private void open(Map<String, PositionView> rows) throws Exception {
+        this.rows = rows;
         WindowOperatorBuilder<ReconEvent, String, TimeWindow> b =
                 new WindowOperatorBuilder<>(
                         TumblingEventTimeWindows.of(Duration.ofMinutes(1)),
@@ -52,11 +53,7 @@ class ReconWindowTest {
         b.sideOutputLateData(ReconState.LATE);
         h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
-                        b.process(
-                                new ReconWindowFunction(
-                                        CONFIG, (t, a, s) -> rows.get(a + "/" + s))),
-                        e -> e.tenant,
-                        Types.STRING);
+                        b.process(new ReconWindowFunction(CONFIG)), e -> e.tenant, Types.STRING);
         h.open();
     }
 
@@ -102,13 +99,33 @@ class ReconWindowTest {
         return out;
     }
 
-    private List<ReconBatch> batches() {
-        return h.extractOutputValues();
+    /** Each firing through the positions read (from {@link #rows}) and the batch plan. */
+    private List<ReconFinish.Plan> plans() {
+        List<ReconFinish.Plan> out = new ArrayList<>();
+        for (ReconWindowResult r : h.extractOutputValues()) {
+            int n = r.authorities.length;
+            r.viewVersions = new long[n];
+            r.viewQuantities = new java.math.BigDecimal[n];
+            for (int i = 0; i < n; i++) {
+                PositionView v = rows.get(r.authorities[i].account + "/" + r.authorities[i].asset);
+                r.viewVersions[i] = v == null ? -1 : v.sourceVersion();
+                r.viewQuantities[i] = v == null ? null : v.quantity();
+            }
+            out.add(ReconFinish.plan(r, CONFIG));
+        }
+        return out;
     }
 
+    private List<ReconBatch> batches() {
+        return plans().stream().map(ReconFinish.Plan::batch).toList();
+    }
+
+    /** Breaks are emitted at the closing firing only. */
     private List<BreakRecord> breaks() {
-        var q = h.getSideOutput(ReconState.BREAKS);
-        return q == null ? List.of() : q.stream().map(StreamRecord::getValue).toList();
+        return plans().stream()
+                .filter(p -> p.batch().closed)
+                .flatMap(p -> p.breaks().stream())
+                .toList();
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import io.streamledger.stack.it.LocalStack;
 import io.streamledger.stack.it.Workload;
 import java.math.BigDecimal;
@@ -148,10 +149,14 @@ public final class FreshnessBenchmark {
         env.enableCheckpointing(num("checkpointMs", 1000));
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
         Configuration postingConf = jobOptions(stack.configReading(Tables.CONTEXT));
-        new PostingJob(ChangeSources.fromConfig(postingConf, PostingJob.ROLE), postingConf)
-                .build(env)
-                .outcomes()
-                .sinkTo(new DiscardingSink<>());
+        new PostingJob(
+                        ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
+                        new PostingJob.Sinks(
+                                new PostingTransactionSink(PostingJob.settings(postingConf)),
+                                new DiscardingSink<>(),
+                                new DiscardingSink<>()),
+                        postingConf)
+                .build(env);
         Configuration projConf = jobOptions(stack.configReading(Tables.LEDGER));
         new ProjectionJob(
                         ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),

@@ -16,6 +16,7 @@ import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
@@ -157,10 +158,16 @@ class CommandServicePipelineITCase {
         env.enableCheckpointing(500);
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 200));
         Configuration postingConf = stack.configReading(Tables.CONTEXT);
-        PostingJob.Streams posting =
-                new PostingJob(ChangeSources.fromConfig(postingConf, PostingJob.ROLE), postingConf)
-                        .build(env);
-        posting.outcomes().sinkTo(new CollectSink<>("cs-outcomes"));
+        new PostingJob(
+                        ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
+                        new PostingJob.Sinks(
+                                new PostingTransactionSink(
+                                        PostingJob.settings(postingConf),
+                                        CollectSink.listener("cs-outcomes")),
+                                new CollectSink<>("cs-outcomes"),
+                                new CollectSink<>("cs-dead-letters")),
+                        postingConf)
+                .build(env);
         Configuration projConf = stack.configReading(Tables.LEDGER);
         new ProjectionJob(
                         ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),

@@ -23,6 +23,7 @@ import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.projection.ProjectionUpdate;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -358,9 +359,17 @@ class PipelineITCase {
                                         .returns(SourceTypes.RAW_CHANGE)
                                         .uid("chaos-v1")
                         : contextSource;
-        PostingJob.Streams posting = new PostingJob(postingSource, postingConf).build(env);
-        posting.outcomes().sinkTo(new CollectSink<>("outcomes"));
-        posting.deadLetters().sinkTo(new CollectSink<>("postingDeadLetters"));
+        new PostingJob(
+                        postingSource,
+                        new PostingJob.Sinks(
+                                new PostingTransactionSink(
+                                        PostingJob.settings(postingConf),
+                                        CollectSink.listener("outcomes")),
+                                // rejected fills join the outcomes, as they always have here
+                                new CollectSink<>("outcomes"),
+                                new CollectSink<>("postingDeadLetters")),
+                        postingConf)
+                .build(env);
 
         Configuration projConf =
                 transport.apply(stack.configReading(Tables.LEDGER), stack.table(Tables.LEDGER));
@@ -387,6 +396,11 @@ class PipelineITCase {
                     public Sink<DeadLetter> deadLetters() {
                         return new CollectSink<>("gateDeadLetters");
                     }
+
+                    @Override
+                    public Sink<SourceDeadLetter> sourceDeadLetters() {
+                        return new CollectSink<>("projectionDeadLetters");
+                    }
                 };
         RawChangeSource ledgerSource = ChangeSources.fromConfig(projConf, ProjectionJob.ROLE);
         // the projection fails twice too: the gate's keyed state and the sink's buffer restore
@@ -404,9 +418,7 @@ class PipelineITCase {
                                         .returns(SourceTypes.RAW_CHANGE)
                                         .uid("chaos-projection-v1")
                         : ledgerSource;
-        ProjectionJob.Streams projection =
-                new ProjectionJob(projectionSource, sinks, projConf).build(env);
-        projection.sourceDeadLetters().sinkTo(new CollectSink<>("projectionDeadLetters"));
+        new ProjectionJob(projectionSource, sinks, projConf).build(env);
 
         JobClient job = env.executeAsync("pipeline-it");
         long jobsStarted = System.nanoTime();

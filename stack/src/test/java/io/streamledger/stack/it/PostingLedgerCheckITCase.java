@@ -11,6 +11,7 @@ import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.BreakRecord;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,13 @@ class PostingLedgerCheckITCase {
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 200));
         Configuration postingConf = stack.configReading(Tables.CONTEXT);
         postingConf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
-        new PostingJob(ChangeSources.fromConfig(postingConf, PostingJob.ROLE), postingConf)
+        new PostingJob(
+                        ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
+                        new PostingJob.Sinks(
+                                new PostingTransactionSink(PostingJob.settings(postingConf)),
+                                new CollectSink<>("postingRejected"),
+                                new CollectSink<>("postingDeadLetters")),
+                        postingConf)
                 .build(env);
         Configuration checkConf = stack.configReading(Tables.LEDGER);
         checkConf.set(ReconOptions.TXN_SLA, Duration.ofSeconds(3));
@@ -87,6 +94,7 @@ class PostingLedgerCheckITCase {
         new LedgerCheckJob(
                         ChangeSources.fromConfig(checkConf, LedgerCheckJob.ROLE),
                         new CollectSink<BreakRecord>("ledgerBreaks"),
+                        new CollectSink<>("ledgerDeadLetters"),
                         checkConf)
                 .build(env)
                 .facts()
@@ -106,6 +114,9 @@ class PostingLedgerCheckITCase {
             }
         }
         List<BreakRecord> breaks = new ArrayList<>(CollectSink.<BreakRecord>values("ledgerBreaks"));
+        assertThat(CollectSink.<Object>values("ledgerDeadLetters"))
+                .as("ledger dead letters")
+                .isEmpty();
         assertThat(breaks).as(breaks.toString()).isEmpty();
         long postings =
                 stack.scan(stack.table(Tables.LEDGER)).stream()

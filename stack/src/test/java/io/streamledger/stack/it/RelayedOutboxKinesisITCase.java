@@ -22,6 +22,7 @@ import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -155,11 +156,16 @@ class RelayedOutboxKinesisITCase {
             Configuration conf = kinesisConfig(stack.config(), stream);
             conf.set(JobOptions.KINESIS_PAYLOAD, JobOptions.KinesisPayload.OUTBOX_EVENT);
             conf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
-            PostingJob.Streams posting =
-                    new PostingJob(ChangeSources.fromConfig(conf, PostingJob.ROLE), conf)
-                            .build(env);
-            posting.outcomes().sinkTo(new CollectSink<>("relayOutcomes"));
-            posting.deadLetters().sinkTo(new CollectSink<>("relayDeadLetters"));
+            new PostingJob(
+                            ChangeSources.fromConfig(conf, PostingJob.ROLE),
+                            new PostingJob.Sinks(
+                                    new PostingTransactionSink(
+                                            PostingJob.settings(conf),
+                                            CollectSink.listener("relayOutcomes")),
+                                    new CollectSink<>("relayOutcomes"),
+                                    new CollectSink<>("relayDeadLetters")),
+                            conf)
+                    .build(env);
 
             long started = System.nanoTime();
             JobClient job = env.executeAsync("relayed-outbox-kinesis-it");

@@ -3,6 +3,7 @@ package io.streamledger.stack.ledgercheck;
 import static io.streamledger.stack.recon.LedgerWriter.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.ReconOptions;
@@ -284,7 +285,12 @@ class LedgerCheckITCase {
                                         .map(new FailAfter(failAfter))
                                         .returns(SourceTypes.RAW_CHANGE)
                                         .uid("ledgercheck-chaos-v1");
-        new LedgerCheckJob(chaos, BreakSinks.dynamoDb(conf), conf).build(env);
+        new LedgerCheckJob(
+                        chaos,
+                        BreakSinks.dynamoDb(conf),
+                        new CollectSink<>("ledgerCheckDeadLetters"),
+                        conf)
+                .build(env);
         JobClient job = env.executeAsync("ledgercheck-it");
         try {
             long deadline = System.nanoTime() + timeout.toNanos();

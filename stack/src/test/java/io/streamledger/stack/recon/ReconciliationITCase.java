@@ -3,6 +3,7 @@ package io.streamledger.stack.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.jobs.recon.ReconciliationJob;
@@ -354,8 +355,11 @@ class ReconciliationITCase {
         new ReconciliationJob(
                         ChangeSources.fromConfig(exec, ReconciliationJob.ROLE_EXECUTION),
                         ChangeSources.fromConfig(ledger, ReconciliationJob.ROLE_LEDGER),
-                        ReconciliationJob.batchSink(conf),
-                        BreakSinks.dynamoDb(conf),
+                        new ReconciliationJob.Sinks(
+                                ReconciliationJob.batchSink(conf),
+                                BreakSinks.dynamoDb(conf),
+                                new CollectSink<>("reconLate"),
+                                new CollectSink<>("reconDeadLetters")),
                         ReconciliationJob.positions(conf),
                         conf)
                 .build(env);

@@ -1,7 +1,5 @@
-package io.streamledger.jobs.posting;
+package io.streamledger.operators.posting;
 
-import io.streamledger.operators.posting.HouseAccounts;
-import io.streamledger.operators.posting.TradeFill;
 import org.apache.flink.api.java.functions.KeySelector;
 
 /**
@@ -19,7 +17,7 @@ public final class PostingLane implements KeySelector<TradeFill, String> {
      * posted), so any fixed lane will do; it must not throw here, where a failure would restart the
      * job forever on the same record.
      */
-    static final String UNROUTABLE = "-/unroutable";
+    public static final String UNROUTABLE = "-/unroutable";
 
     private final HouseAccounts house;
 

@@ -1,4 +1,4 @@
-package io.streamledger.jobs.posting;
+package io.streamledger.sinks.posting;
 
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.InboxKey;
@@ -6,15 +6,14 @@ import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.table.Attr;
-import io.streamledger.operators.posting.FillPostingRules;
 import io.streamledger.operators.posting.LedgerLine;
 import io.streamledger.operators.posting.PostingPlan;
 import io.streamledger.operators.posting.PostingSequence;
+import io.streamledger.operators.posting.PostingTransactionPlan;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -75,7 +74,7 @@ public final class LedgerItems {
     private LedgerItems() {}
 
     public static YearMonth month(Instant at) {
-        return YearMonth.from(at.atZone(ZoneOffset.UTC));
+        return PostingTransactionPlan.month(at);
     }
 
     public static Map<String, AttributeValue> counterKey(
@@ -260,12 +259,6 @@ public final class LedgerItems {
                                 .expressionAttributeValues(values)
                                 .build())
                 .build();
-    }
-
-    public static AuthorityKey authorityKey(String tenant, LedgerLine l) {
-        return FillPostingRules.CASH.equals(l.assetType())
-                ? AuthorityKey.cash(tenant, l.accountId(), l.asset())
-                : AuthorityKey.security(tenant, l.accountId(), l.asset());
     }
 
     /** Approximate DynamoDB item size (names + values, UTF-8), for the bucket byte budget. */

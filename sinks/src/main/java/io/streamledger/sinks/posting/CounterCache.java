@@ -1,4 +1,4 @@
-package io.streamledger.jobs.posting;
+package io.streamledger.sinks.posting;
 
 import io.streamledger.operators.posting.PostingSequence;
 import java.time.YearMonth;
@@ -13,15 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * compare-and-set on {@code version} still decides, and the caller drops entries after any failed
  * attempt. Bounded: when full it is cleared (a miss only costs one read).
  */
-final class CounterCache {
+public final class CounterCache {
 
     /** ~100 bytes per entry: 100,000 entries stay within a few MB of task heap. */
-    static final int DEFAULT_MAX_ENTRIES = 100_000;
+    public static final int DEFAULT_MAX_ENTRIES = 100_000;
 
     private final int maxEntries;
     private final Map<String, PostingSequence.Counter> entries = new ConcurrentHashMap<>();
 
-    CounterCache(int maxEntries) {
+    public CounterCache(int maxEntries) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("maxEntries must be >= 1, got " + maxEntries);
         }

@@ -1,4 +1,4 @@
-package io.streamledger.jobs.posting;
+package io.streamledger.sinks.posting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,167 @@
+package io.streamledger.jobs.deadletter;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.source.SourceDeadLetter;
+import io.streamledger.model.change.JsonFields;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.DeadLetter;
+import io.streamledger.operators.gate.GateEvent;
+import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.operators.recon.ReconEvent;
+import io.streamledger.sinks.deadletter.DeadLetterConverter;
+import io.streamledger.sinks.deadletter.DeadLetterEntry;
+import io.streamledger.sinks.deadletter.DeadLetterSink;
+import java.time.Instant;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Every kind of record a job sets aside, mapped onto the one durable dead-letter entry (CS08), and
+ * the production sink that writes them: source dead letters, gate dead letters, rejected fills and
+ * late reconciliation records. The entry id is a function of job + source position (or event id),
+ * so a record replayed after a restart lands on its existing entry.
+ */
+public final class DeadLetters {
+
+    /** Write attempts per entry on throttles/5xx (the SDK's own retries come on top). */
+    static final int MAX_ATTEMPTS = 10;
+
+    static final long BACKOFF_BASE_MILLIS = 50;
+    static final long BACKOFF_MAX_MILLIS = 5_000;
+
+    private DeadLetters() {}
+
+    /** The DynamoDB dead-letter sink of {@code conf}'s table, client and prefix. */
+    public static <T> Sink<T> sink(ReadableConfig conf, DeadLetterConverter<T> converter) {
+        return new DeadLetterSink<>(
+                JobOptions.dynamoDbClient(conf),
+                table(conf),
+                converter,
+                MAX_ATTEMPTS,
+                BACKOFF_BASE_MILLIS,
+                BACKOFF_MAX_MILLIS);
+    }
+
+    /** The physical DeadLetter table. */
+    public static String table(ReadableConfig conf) {
+        return new TableNaming(conf.get(JobOptions.TABLE_PREFIX)).physicalName(Tables.DEAD_LETTER);
+    }
+
+    /** Records the source stage could not parse or map; their tenant is unknown. */
+    public static DeadLetterConverter<SourceDeadLetter> fromSource(String job, String operator) {
+        return d -> {
+            String position = position(d);
+            return new DeadLetterEntry(
+                    null,
+                    job,
+                    operator,
+                    DeadLetterReason.of(d.getReason()),
+                    d.getDetail(),
+                    d.getPayload(),
+                    d.getPayloadEncoding(),
+                    position != null ? position : "payload:" + d.getPayload(),
+                    position,
+                    null,
+                    0,
+                    d.getAtMillis());
+        };
+    }
+
+    /** Events the projection gate refused to hold (AP13). */
+    public static DeadLetterConverter<DeadLetter> fromGate(String job, String operator) {
+        return d -> {
+            GateEvent e = d.getEvent();
+            String sourceKey = e == null ? null : e.getSourceKey();
+            String origin =
+                    e == null
+                            ? "detail:" + d.getDetail()
+                            : e.getEventId() != null
+                                    ? "event:" + e.getEventId()
+                                    : "key:" + sourceKey + "@" + e.getVersion();
+            return new DeadLetterEntry(
+                    tenantOf(sourceKey),
+                    job,
+                    operator,
+                    DeadLetterReason.of(d.getReason().name()),
+                    d.getDetail(),
+                    e == null ? "" : json(e),
+                    "json",
+                    origin,
+                    null,
+                    sourceKey,
+                    e == null ? 0 : Math.max(0, e.getVersion()),
+                    d.getAtMillis());
+        };
+    }
+
+    /** Fills the posting rules rejected with a named reason (AP10); nothing was written. */
+    public static DeadLetterConverter<PostingOutcome> fromRejectedFill(
+            String job, String operator) {
+        return o ->
+                new DeadLetterEntry(
+                        o.getTenant(),
+                        job,
+                        operator,
+                        DeadLetterReason.REJECTED_FILL,
+                        o.getReason(),
+                        o.getPayload(),
+                        "json",
+                        "event:" + o.getEventId(),
+                        null,
+                        o.getAccountId() == null ? null : "Account#" + o.getAccountId(),
+                        0,
+                        o.getAtMillis());
+    }
+
+    /** Reconciliation records later than their window's allowed lateness (AP14). */
+    public static DeadLetterConverter<ReconEvent> fromLateRecord(String job, String operator) {
+        return e -> {
+            String subject =
+                    e.tradeId != null
+                            ? "trade:" + e.tradeId
+                            : e.txnId != null
+                                    ? "txn:" + e.txnId + "#" + e.line
+                                    : "authority:" + e.account + "/" + e.asset + "@" + e.version;
+            return new DeadLetterEntry(
+                    e.tenant,
+                    job,
+                    operator,
+                    DeadLetterReason.LATE_RECORD,
+                    e.kind + " at " + Instant.ofEpochMilli(e.eventTimeMillis) + " after its window",
+                    json(e),
+                    "json",
+                    e.kind + ":" + subject,
+                    null,
+                    e.account == null ? null : "Account#" + e.account,
+                    e.version,
+                    System.currentTimeMillis());
+        };
+    }
+
+    /** The tenant of a {@code tenant/...} source key, or null. */
+    static String tenantOf(String sourceKey) {
+        if (sourceKey == null) {
+            return null;
+        }
+        int slash = sourceKey.indexOf('/');
+        return slash > 0 ? sourceKey.substring(0, slash) : null;
+    }
+
+    static String position(SourceDeadLetter d) {
+        if (d.getShardId() == null || d.getSequenceNumber() == null) {
+            return null;
+        }
+        return d.getStream() + "/" + d.getShardId() + "/" + d.getSequenceNumber();
+    }
+
+    static String json(Object value) {
+        try {
+            return JsonFields.MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("not serializable: " + value, e);
+        }
+    }
+}

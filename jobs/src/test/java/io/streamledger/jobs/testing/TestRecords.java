@@ -1,0 +1,103 @@
+package io.streamledger.jobs.testing;
+
+import io.streamledger.jobs.source.RawChange;
+import io.streamledger.jobs.source.RawChangeSource;
+import io.streamledger.jobs.source.SourceTypes;
+import io.streamledger.model.change.AttributeValue;
+import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.change.Transport;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Bounded test inputs for the jobs: raw Kinesis records over a list, no endpoint. */
+public final class TestRecords {
+
+    private TestRecords() {}
+
+    /** A bounded source of {@code records}, in order, on one shard. */
+    public static RawChangeSource source(List<RawChange> records) {
+        List<RawChange> copy = new ArrayList<>(records);
+        return env -> env.fromData(copy, SourceTypes.RAW_CHANGE);
+    }
+
+    /** A Kinesis record carrying {@code data}, at sequence {@code seq}. */
+    public static RawChange kinesis(long seq, String data) {
+        return new RawChange(
+                Transport.KINESIS.name(),
+                "arn:aws:kinesis:us-east-1:000000000000:stream/test",
+                "shardId-000000000000",
+                Long.toString(seq),
+                1_000L + seq,
+                data.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A relayed TradeExecuted envelope (OutboxEvent JSON). */
+    public static String tradeExecuted(
+            String eventId, String tenant, String account, String side, String qty, String px) {
+        Map<String, AttributeValue> p = new LinkedHashMap<>();
+        p.put("tenant", AttributeValue.s(tenant));
+        p.put("tradeId", AttributeValue.s("tr-" + eventId));
+        p.put("fillId", AttributeValue.s("f-" + eventId));
+        p.put("orderId", AttributeValue.s("o-" + eventId));
+        p.put("accountId", AttributeValue.s(account));
+        p.put("symbol", AttributeValue.s("NVDA"));
+        p.put("side", AttributeValue.s(side));
+        p.put("quantity", AttributeValue.n(new BigDecimal(qty)));
+        p.put("price", AttributeValue.n(new BigDecimal(px)));
+        p.put("currency", AttributeValue.s("USD"));
+        p.put("executedAt", AttributeValue.s("2026-11-30T10:00:00Z"));
+        return new OutboxEvent(
+                        eventId,
+                        "Order",
+                        "o-" + eventId,
+                        2,
+                        "TradeExecuted",
+                        1,
+                        Instant.parse("2026-11-30T10:00:00Z"),
+                        "trace-" + eventId,
+                        null,
+                        p)
+                .toJson();
+    }
+
+    /**
+     * A "Kinesis Data Streams for DynamoDB" INSERT of {@code table} with string/number attributes
+     * ({@code N:} prefix marks a number).
+     */
+    public static String insert(
+            String eventId, String table, long createdMillis, Map<String, String> image) {
+        StringBuilder img = new StringBuilder();
+        for (Map.Entry<String, String> a : image.entrySet()) {
+            if (img.length() > 0) {
+                img.append(',');
+            }
+            String v = a.getValue();
+            img.append('"').append(a.getKey()).append("\":");
+            if (v.startsWith("N:")) {
+                img.append("{\"N\":\"").append(v.substring(2)).append("\"}");
+            } else {
+                img.append("{\"S\":\"").append(v).append("\"}");
+            }
+        }
+        return "{\"awsRegion\":\"us-east-1\",\"eventID\":\""
+                + eventId
+                + "\",\"eventName\":\"INSERT\",\"userIdentity\":null,"
+                + "\"recordFormat\":\"application/json\",\"tableName\":\""
+                + table
+                + "\",\"dynamodb\":{\"ApproximateCreationDateTime\":"
+                + createdMillis
+                + ",\"Keys\":{\"PK\":{\"S\":\""
+                + image.get("PK")
+                + "\"},\"SK\":{\"S\":\""
+                + image.get("SK")
+                + "\"}},\"NewImage\":{"
+                + img
+                + "},\"SizeBytes\":100,\"ApproximateCreationDateTimePrecision\":\"MILLISECOND\"},"
+                + "\"eventSource\":\"aws:dynamodb\"}";
+    }
+}

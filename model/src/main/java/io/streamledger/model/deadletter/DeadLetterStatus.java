@@ -1,0 +1,11 @@
+package io.streamledger.model.deadletter;
+
+/** Lifecycle of a dead-letter entry: only OPEN entries are in the sparse status queue. */
+public enum DeadLetterStatus {
+    /** Set aside, waiting for an operator (listed by the status queue). */
+    OPEN,
+    /** Re-injected through the job's own input path. */
+    REPLAYED,
+    /** Dropped by an operator with a reason; the entry stays as the audit record. */
+    DISCARDED
+}

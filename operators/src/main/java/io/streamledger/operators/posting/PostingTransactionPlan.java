@@ -1,0 +1,180 @@
+package io.streamledger.operators.posting;
+
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.InboxKey;
+import io.streamledger.model.shard.ShardAssignment;
+import io.streamledger.model.shard.ShardMap;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one DynamoDB transaction that posts a fill (AP09 + AP10 + AP12), as plain data: what each
+ * write is and which condition guards it, in transaction order — the inbox receipt first (created
+ * once), the posting rows in line order (created once), the account-month counters (compare-and-set
+ * on their version) and the AP12 authority deltas (ADD). Built without I/O from the fill, its
+ * {@link PostingPlan} and the counters read before; the sink encodes and writes it.
+ *
+ * @param fill the fill
+ * @param plan its balanced ledger transaction
+ * @param month the account-month of the postings
+ * @param recordedAt the recording time written on every item
+ * @param items the writes, in transaction order
+ * @param nextCounters the counters the transaction leaves behind when it commits
+ */
+public record PostingTransactionPlan(
+        TradeFill fill,
+        PostingPlan plan,
+        YearMonth month,
+        Instant recordedAt,
+        List<Item> items,
+        Map<String, PostingSequence.Counter> nextCounters) {
+
+    /** Position of the receipt: its condition failing means "already posted" (AP09). */
+    public static final int RECEIPT_INDEX = 0;
+
+    public PostingTransactionPlan {
+        items = List.copyOf(items);
+        nextCounters = Map.copyOf(nextCounters);
+    }
+
+    /** One write of the transaction. */
+    public sealed interface Item permits Receipt, Posting, CounterWrite, AuthorityAdd {}
+
+    /** The AP09 inbox receipt (IDX09), created once. */
+    public record Receipt(
+            InboxKey key,
+            ShardAssignment shard,
+            String orderId,
+            long orderVersion,
+            long expiresAtEpochSeconds)
+            implements Item {}
+
+    /** One immutable IDX10 posting row, created once. */
+    public record Posting(LedgerLine line, int bucket, long sequence) implements Item {}
+
+    /** An AP10 account-month counter: created when {@code before} is empty, else CAS on version. */
+    public record CounterWrite(
+            String account, PostingSequence.Counter before, PostingSequence.Counter next)
+            implements Item {
+
+        public boolean creates() {
+            return before.version() == 0;
+        }
+    }
+
+    /** An AP12 authority update: ADD {@code delta} to posted/available and 1 to the version. */
+    public record AuthorityAdd(AuthorityKey key, BigDecimal delta) implements Item {}
+
+    /** Encoded size of one posting row, for the bucket byte budget (AP10). */
+    @FunctionalInterface
+    public interface PostingSizer {
+        long bytes(PostingPlan plan, LedgerLine line, String eventId, Instant recordedAt);
+    }
+
+    /** The receipt's consumer and retention (cleanup only). */
+    public record ReceiptPolicy(String consumer, Duration retention) {}
+
+    /** The account-month (UTC) of a business time. */
+    public static YearMonth month(Instant at) {
+        return YearMonth.from(at.atZone(ZoneOffset.UTC));
+    }
+
+    /** The distinct accounts of {@code plan}, in line order: the counters it needs. */
+    public static List<String> accounts(PostingPlan plan) {
+        List<String> out = new ArrayList<>();
+        for (LedgerLine l : plan.lines()) {
+            if (!out.contains(l.accountId())) {
+                out.add(l.accountId());
+            }
+        }
+        return out;
+    }
+
+    /** The AP12 authority item of a line. */
+    public static AuthorityKey authorityKey(String tenant, LedgerLine l) {
+        return FillPostingRules.CASH.equals(l.assetType())
+                ? AuthorityKey.cash(tenant, l.accountId(), l.asset())
+                : AuthorityKey.security(tenant, l.accountId(), l.asset());
+    }
+
+    /**
+     * Plans the transaction of {@code fill}.
+     *
+     * @param counters the current counter of every account of {@link #accounts}
+     * @throws IllegalStateException when an account-month is full (PostingSequence)
+     */
+    public static PostingTransactionPlan build(
+            TradeFill fill,
+            PostingPlan plan,
+            Map<String, PostingSequence.Counter> counters,
+            ReceiptPolicy receipts,
+            Instant recordedAt,
+            PostingSizer sizer) {
+        YearMonth month = month(plan.effectiveAt());
+        List<Item> items = new ArrayList<>();
+        items.add(
+                new Receipt(
+                        InboxKey.forEvent(receipts.consumer(), fill.getEventId(), ShardMap.INBOX),
+                        ShardMap.INBOX.assign(fill.getEventId()),
+                        fill.getOrderId(),
+                        fill.getOrderVersion(),
+                        recordedAt.plus(receipts.retention()).getEpochSecond()));
+
+        Map<String, List<LedgerLine>> byAccount = new LinkedHashMap<>();
+        for (LedgerLine l : plan.lines()) {
+            byAccount.computeIfAbsent(l.accountId(), k -> new ArrayList<>()).add(l);
+        }
+        List<Item> counterWrites = new ArrayList<>();
+        Map<String, PostingSequence.Counter> next = new LinkedHashMap<>();
+        Map<Integer, Item> postingByLine = new TreeMap<>();
+        for (Map.Entry<String, List<LedgerLine>> e : byAccount.entrySet()) {
+            PostingSequence.Counter before = counters.get(e.getKey());
+            if (before == null) {
+                throw new IllegalArgumentException("no counter for account " + e.getKey());
+            }
+            long bytes = 0;
+            for (LedgerLine l : e.getValue()) {
+                bytes += sizer.bytes(plan, l, fill.getEventId(), recordedAt);
+            }
+            PostingSequence.Allocation alloc =
+                    PostingSequence.allocate(e.getKey(), before, e.getValue().size(), bytes);
+            long seq = alloc.firstSequence();
+            for (LedgerLine l : e.getValue()) {
+                postingByLine.put(l.line(), new Posting(l, alloc.bucket(), seq++));
+            }
+            next.put(e.getKey(), alloc.next());
+            counterWrites.add(new CounterWrite(e.getKey(), before, alloc.next()));
+        }
+        items.addAll(postingByLine.values()); // indexes 1..lines, in line order
+        items.addAll(counterWrites);
+        for (Map.Entry<String, BigDecimal> d : plan.deltasByAuthority().entrySet()) {
+            items.add(
+                    new AuthorityAdd(
+                            authorityKey(plan.tenant(), firstLine(plan, d.getKey())),
+                            d.getValue()));
+        }
+        return new PostingTransactionPlan(fill, plan, month, recordedAt, items, next);
+    }
+
+    /** Index just past the last posting row: items 1 until this are postings. */
+    public int postingsEnd() {
+        return 1 + plan.lines().size();
+    }
+
+    private static LedgerLine firstLine(PostingPlan plan, String authorityId) {
+        for (LedgerLine l : plan.lines()) {
+            if (l.authorityId().equals(authorityId)) {
+                return l;
+            }
+        }
+        throw new IllegalStateException("no line for " + authorityId);
+    }
+}

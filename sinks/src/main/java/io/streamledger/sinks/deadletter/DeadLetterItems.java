@@ -1,0 +1,121 @@
+package io.streamledger.sinks.deadletter;
+
+import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.keys.DeadLetterKey;
+import io.streamledger.model.keys.DeadLetterStatusKey;
+import io.streamledger.model.shard.ShardHash;
+import io.streamledger.model.table.Attr;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * The dead-letter item (CS08) and its one write: an UpdateItem that creates the entry the first
+ * time (every descriptive attribute {@code if_not_exists}, status OPEN and the sparse status-queue
+ * keys) and on every repeat only ADDs 1 to {@code attempts} and SETs {@code lastSeen}, so a replay
+ * after a restart never makes a second entry and never overwrites the first payload.
+ */
+public final class DeadLetterItems {
+
+    public static final String ENTITY = "DEAD_LETTER";
+    public static final String A_TENANT = "tenant";
+    public static final String A_JOB = "job";
+    public static final String A_OPERATOR = "operator";
+    public static final String A_REASON = "reason";
+    public static final String A_DETAIL = "detail";
+    public static final String A_PAYLOAD = Attr.PAYLOAD;
+    public static final String A_PAYLOAD_ENCODING = "payloadEncoding";
+    public static final String A_ORIGIN = "origin";
+    public static final String A_ID = "deadLetterId";
+    public static final String A_SOURCE_POSITION = "sourcePosition";
+    public static final String A_AGGREGATE_KEY = "aggregateKey";
+    public static final String A_AGGREGATE_VERSION = Attr.AGGREGATE_VERSION;
+    public static final String A_FIRST_SEEN = "firstSeen";
+    public static final String A_LAST_SEEN = "lastSeen";
+    public static final String A_ATTEMPTS = "attempts";
+    public static final String A_STATUS = Attr.STATUS;
+    public static final String A_SHARD = "shard";
+
+    private DeadLetterItems() {}
+
+    /** Status-queue shard of an entry: the seed's shard hash of {@code job/id}. */
+    public static int shardOf(String job, String id) {
+        return ShardHash.shard(job + "/" + id, DeadLetterStatusKey.SHARDS);
+    }
+
+    /** The create-or-count write of {@code e}; returns the old {@code attempts} if it existed. */
+    public static UpdateItemRequest upsert(String table, DeadLetterEntry e) {
+        DeadLetterKey key = e.key();
+        Instant seen = Instant.ofEpochMilli(e.seenAtMillis());
+        int shard = shardOf(e.job(), key.id());
+        DeadLetterStatusKey queue =
+                new DeadLetterStatusKey(
+                        e.tenant(), DeadLetterStatus.OPEN.name(), shard, seen, e.job(), key.id());
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        StringBuilder set = new StringBuilder("SET #lastSeen = :seen");
+        names.put("#lastSeen", A_LAST_SEEN);
+        values.put(":seen", s(seen.toString()));
+        int[] n = {0};
+        java.util.function.BiConsumer<String, AttributeValue> once =
+                (attr, v) -> {
+                    String name = "#a" + n[0];
+                    String val = ":a" + n[0]++;
+                    names.put(name, attr);
+                    values.put(val, v);
+                    set.append(", ")
+                            .append(name)
+                            .append(" = if_not_exists(")
+                            .append(name)
+                            .append(", ")
+                            .append(val)
+                            .append(')');
+                };
+        once.accept(Attr.ENTITY_TYPE, s(ENTITY));
+        once.accept(A_TENANT, s(e.tenant()));
+        once.accept(A_JOB, s(e.job()));
+        once.accept(A_OPERATOR, s(e.operator()));
+        once.accept(A_REASON, s(e.reason().name()));
+        once.accept(A_DETAIL, s(e.detail()));
+        once.accept(A_PAYLOAD, s(e.payload()));
+        once.accept(A_PAYLOAD_ENCODING, s(e.payloadEncoding()));
+        once.accept(A_ORIGIN, s(e.origin()));
+        once.accept(A_ID, s(key.id()));
+        if (e.sourcePosition() != null) {
+            once.accept(A_SOURCE_POSITION, s(e.sourcePosition()));
+        }
+        if (e.aggregateKey() != null) {
+            once.accept(A_AGGREGATE_KEY, s(e.aggregateKey()));
+        }
+        if (e.aggregateVersion() > 0) {
+            once.accept(A_AGGREGATE_VERSION, n(e.aggregateVersion()));
+        }
+        once.accept(A_FIRST_SEEN, s(seen.toString()));
+        once.accept(A_STATUS, s(DeadLetterStatus.OPEN.name()));
+        once.accept(A_SHARD, n(shard));
+        once.accept(Attr.HASH_VERSION, n(ShardHash.HASH_VERSION));
+        once.accept(Attr.GSI1PK, s(queue.pk()));
+        once.accept(Attr.GSI1SK, s(queue.sk()));
+        names.put("#attempts", A_ATTEMPTS);
+        values.put(":one", n(1));
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk())))
+                .updateExpression(set + " ADD #attempts :one")
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .returnValues(ReturnValue.UPDATED_OLD)
+                .build();
+    }
+
+    private static AttributeValue s(String v) {
+        return AttributeValue.fromS(v);
+    }
+
+    private static AttributeValue n(long v) {
+        return AttributeValue.fromN(Long.toString(v));
+    }
+}

@@ -1,0 +1,374 @@
+package io.streamledger.sinks.posting;
+
+import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.operators.posting.PostingLane;
+import io.streamledger.operators.posting.PostingOutcome;
+import io.streamledger.operators.posting.PostingPlan;
+import io.streamledger.operators.posting.PostingSequence;
+import io.streamledger.operators.posting.PostingState;
+import io.streamledger.operators.posting.PostingStatus;
+import io.streamledger.operators.posting.PostingTransactionPlan;
+import io.streamledger.operators.posting.TradeFill;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+
+/**
+ * Writes posting transactions (AP09 + AP10 + AP12) in lane order: the fills of one {@link
+ * PostingLane} (tenant + house shard of the client account) run one after another (per-lane tail
+ * future), different lanes concurrently up to {@code capacity}. Every item a fill writes belongs to
+ * its client account or its lane's house sub-accounts, so two fills in flight never write the same
+ * item and a client's sequence numbers follow arrival order.
+ *
+ * <p>{@link #flush} (called before every checkpoint barrier and at end of input) waits for every
+ * fill in flight, so a checkpoint never completes with an unwritten posting; a failure is rethrown
+ * there or at the next {@link #write} and fails the job, whose restart replays the fill safely (the
+ * receipt keeps it once).
+ *
+ * <p>Counters: being the only writer of a lane, the writer remembers the counters it committed
+ * ({@link CounterCache}) and skips the consistent read for them; the compare-and-set still guards
+ * every write, and any failed attempt drops the entries. Errors are decided by {@link
+ * PostingErrors}.
+ */
+final class PostingTransactionWriter implements SinkWriter<TradeFill> {
+
+    private final PostingSettings settings;
+    private final PostingOutcomeListener listener;
+    private final DynamoDbAsyncClient client;
+    private final RetryPolicy backoff;
+    private final Map<String, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<Void>> inFlight = ConcurrentHashMap.newKeySet();
+    private final Semaphore permits;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final CounterCache counterCache = new CounterCache(CounterCache.DEFAULT_MAX_ENTRIES);
+    private final Counter applied;
+    private final Counter duplicates;
+    private final Counter retries;
+    private final Counter conflicts;
+    private final Counter failures;
+    private final Counter counterReads;
+
+    PostingTransactionWriter(
+            PostingSettings settings, PostingOutcomeListener listener, MetricGroup metrics) {
+        this.settings = settings;
+        this.listener = listener;
+        this.client = settings.client().buildAsyncClient(Math.max(8, settings.capacity()));
+        this.backoff =
+                RetryPolicy.halfJitter(
+                        settings.maxAttempts(),
+                        Duration.ofMillis(Math.max(1, settings.backoffBase().toMillis())),
+                        Duration.ofMillis(Math.max(1, settings.backoffMax().toMillis())));
+        this.permits = new Semaphore(settings.capacity());
+        MetricGroup g = metrics.addGroup(PostingState.METRIC_GROUP);
+        applied = g.counter("applied");
+        duplicates = g.counter("duplicates");
+        retries = g.counter("retries");
+        conflicts = g.counter("conflicts");
+        failures = g.counter("failures");
+        counterReads = g.counter("counterReads");
+        g.gauge("inFlight", inFlight::size);
+    }
+
+    @Override
+    public void write(TradeFill fill, Context context) throws IOException, InterruptedException {
+        rethrowFailure();
+        permits.acquire(); // capacity bound: back-pressure instead of an unbounded queue
+        String lane = PostingLane.of(settings.rules().house(), fill);
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        inFlight.add(mine);
+        CompletableFuture<Void> previous = tails.put(lane, mine);
+        Runnable start =
+                () ->
+                        postSafely(fill)
+                                .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                                .whenComplete(
+                                        (outcome, error) -> {
+                                            tails.remove(lane, mine);
+                                            if (error != null) {
+                                                failures.inc();
+                                                failure.compareAndSet(
+                                                        null, describeFailure(fill, error));
+                                            } else {
+                                                listener.onOutcome(outcome);
+                                            }
+                                            permits.release();
+                                            inFlight.remove(mine);
+                                            mine.complete(null);
+                                        });
+        if (previous == null) {
+            start.run();
+        } else {
+            previous.thenRun(start); // the previous fill of this lane first, whatever its outcome
+        }
+    }
+
+    @Override
+    public void flush(boolean endOfInput) throws IOException {
+        CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+        rethrowFailure();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private void rethrowFailure() throws IOException {
+        Throwable t = failure.get();
+        if (t != null) {
+            throw new IOException(t.getMessage(), t);
+        }
+    }
+
+    private Throwable describeFailure(TradeFill fill, Throwable error) {
+        Throwable t = PostingErrors.unwrap(error);
+        if (t instanceof TimeoutException) {
+            return new TimeoutException(
+                    "fill "
+                            + fill.getEventId()
+                            + " not posted within "
+                            + settings.timeout()
+                            + "; the job restarts and replays it (the receipt keeps it once)");
+        }
+        return t;
+    }
+
+    /** {@link #post}, with a synchronous defect turned into a failed future (never lost). */
+    private CompletableFuture<PostingOutcome> postSafely(TradeFill fill) {
+        try {
+            return post(fill);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Plans and writes one fill; completes with its outcome. */
+    CompletableFuture<PostingOutcome> post(TradeFill fill) {
+        // the guard before the sink already rejected what the rules reject
+        return attempt(fill, settings.rules().plan(fill), 1);
+    }
+
+    private CompletableFuture<PostingOutcome> attempt(TradeFill fill, PostingPlan plan, int n) {
+        YearMonth month = PostingTransactionPlan.month(plan.effectiveAt());
+        List<String> accounts = PostingTransactionPlan.accounts(plan);
+        AtomicReference<PostingTransactionPlan> planned = new AtomicReference<>();
+        return counters(plan.tenant(), accounts, month)
+                .thenCompose(
+                        counters -> {
+                            PostingTransactionPlan tx = plan(fill, plan, counters);
+                            planned.set(tx);
+                            return client.transactWriteItems(
+                                            TransactWriteItemsRequest.builder()
+                                                    .transactItems(encode(tx))
+                                                    .build())
+                                    .thenApply(ok -> tx);
+                        })
+                .handle(
+                        (tx, error) -> {
+                            if (error == null) {
+                                counterCache.putAll(plan.tenant(), month, tx.nextCounters());
+                                applied.inc();
+                                return CompletableFuture.completedFuture(
+                                        outcome(
+                                                fill,
+                                                plan.txnId(),
+                                                PostingStatus.APPLIED,
+                                                n,
+                                                plan.lines().size()));
+                            }
+                            // whatever happened, the remembered counters may be wrong now
+                            counterCache.removeAll(plan.tenant(), month, accounts);
+                            return onError(fill, plan, planned.get(), n, error);
+                        })
+                .thenCompose(f -> f);
+    }
+
+    private CompletableFuture<PostingOutcome> onError(
+            TradeFill fill, PostingPlan plan, PostingTransactionPlan tx, int n, Throwable error) {
+        Throwable t = PostingErrors.unwrap(error);
+        PostingErrors.Verdict verdict =
+                tx == null
+                        ? (PostingErrors.retryable(t)
+                                ? PostingErrors.Verdict.RETRY
+                                : PostingErrors.Verdict.FATAL)
+                        : PostingErrors.classify(tx, t);
+        switch (verdict) {
+            case DUPLICATE -> {
+                duplicates.inc();
+                return CompletableFuture.completedFuture(
+                        outcome(fill, plan.txnId(), PostingStatus.DUPLICATE, n, 0));
+            }
+            case POSTING_EXISTS -> {
+                // a posting row of this txn exists without its receipt: never written so
+                return CompletableFuture.failedFuture(
+                        new IllegalStateException(
+                                "a posting line of txn "
+                                        + plan.txnId()
+                                        + " exists but receipt of event "
+                                        + fill.getEventId()
+                                        + " does not"));
+            }
+            case FATAL -> {
+                return CompletableFuture.failedFuture(t);
+            }
+            case COUNTER_CONFLICT -> conflicts.inc(); // another writer moved a counter
+            case RETRY -> {}
+        }
+        if (n >= settings.maxAttempts()) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException(
+                            "fill "
+                                    + fill.getEventId()
+                                    + " not posted after "
+                                    + n
+                                    + " attempts: "
+                                    + PostingErrors.describe(t),
+                            t));
+        }
+        retries.inc();
+        long delay = backoff.delayMillis(n);
+        return CompletableFuture.supplyAsync(
+                        () -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
+                .thenCompose(x -> attempt(fill, plan, n + 1));
+    }
+
+    private PostingTransactionPlan plan(
+            TradeFill fill, PostingPlan plan, Map<String, PostingSequence.Counter> counters) {
+        return PostingTransactionPlan.build(
+                fill,
+                plan,
+                counters,
+                new PostingTransactionPlan.ReceiptPolicy(
+                        settings.consumer(), settings.receiptRetention()),
+                Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                (p, line, eventId, at) ->
+                        LedgerItems.approximateSize(
+                                LedgerItems.posting(p, line, 0, 0, eventId, at)));
+    }
+
+    /** The SDK items of {@code tx}, in its order. */
+    List<TransactWriteItem> encode(PostingTransactionPlan tx) {
+        PostingPlan plan = tx.plan();
+        Instant now = tx.recordedAt();
+        String ledger = settings.ledgerTable();
+        List<TransactWriteItem> out = new ArrayList<>(tx.items().size());
+        for (PostingTransactionPlan.Item item : tx.items()) {
+            if (item instanceof PostingTransactionPlan.Receipt r) {
+                out.add(
+                        LedgerItems.receipt(
+                                settings.inboxTable(),
+                                r.key(),
+                                r.shard(),
+                                r.orderId(),
+                                r.orderVersion(),
+                                plan.txnId(),
+                                now,
+                                r.expiresAtEpochSeconds()));
+            } else if (item instanceof PostingTransactionPlan.Posting p) {
+                out.add(
+                        LedgerItems.createPut(
+                                ledger,
+                                LedgerItems.posting(
+                                        plan,
+                                        p.line(),
+                                        p.bucket(),
+                                        p.sequence(),
+                                        tx.fill().getEventId(),
+                                        now)));
+            } else if (item instanceof PostingTransactionPlan.CounterWrite c) {
+                out.add(
+                        LedgerItems.counterWrite(
+                                ledger,
+                                plan.tenant(),
+                                c.account(),
+                                tx.month(),
+                                c.before(),
+                                c.next(),
+                                now));
+            } else if (item instanceof PostingTransactionPlan.AuthorityAdd a) {
+                out.add(LedgerItems.authorityAdd(ledger, a.key(), a.delta(), plan.txnId(), now));
+            } else {
+                throw new IllegalStateException("unknown transaction item " + item);
+            }
+        }
+        return out;
+    }
+
+    /** The counters of {@code accounts}: remembered ones if all are, else one consistent read. */
+    private CompletableFuture<Map<String, PostingSequence.Counter>> counters(
+            String tenant, List<String> accounts, YearMonth month) {
+        Map<String, PostingSequence.Counter> known = counterCache.getAll(tenant, month, accounts);
+        if (known != null) {
+            return CompletableFuture.completedFuture(known);
+        }
+        counterReads.inc();
+        List<Map<String, AttributeValue>> keys = new ArrayList<>();
+        for (String a : accounts) {
+            keys.add(LedgerItems.counterKey(tenant, a, month));
+        }
+        BatchGetItemRequest req =
+                BatchGetItemRequest.builder()
+                        .requestItems(
+                                Map.of(
+                                        settings.ledgerTable(),
+                                        KeysAndAttributes.builder()
+                                                .keys(keys)
+                                                .consistentRead(true)
+                                                .build()))
+                        .build();
+        return client.batchGetItem(req).thenApply(resp -> counters(resp, accounts));
+    }
+
+    private Map<String, PostingSequence.Counter> counters(
+            BatchGetItemResponse resp, List<String> accounts) {
+        if (resp.hasUnprocessedKeys() && !resp.unprocessedKeys().isEmpty()) {
+            throw new PostingErrors.CounterReadThrottled();
+        }
+        Map<String, PostingSequence.Counter> out = new LinkedHashMap<>();
+        for (String a : accounts) {
+            out.put(a, PostingSequence.Counter.EMPTY);
+        }
+        for (Map<String, AttributeValue> item :
+                resp.responses().getOrDefault(settings.ledgerTable(), List.of())) {
+            out.put(item.get(LedgerItems.P_ACCOUNT).s(), LedgerItems.counterFrom(item));
+        }
+        return out;
+    }
+
+    private static PostingOutcome outcome(
+            TradeFill fill, String txnId, PostingStatus status, int attempts, int lines) {
+        return new PostingOutcome(
+                fill.getEventId(),
+                txnId,
+                fill.getTenant(),
+                fill.getAccountId(),
+                status,
+                null,
+                attempts,
+                lines,
+                System.currentTimeMillis());
+    }
+}
