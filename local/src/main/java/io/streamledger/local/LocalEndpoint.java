@@ -1,6 +1,7 @@
 package io.streamledger.local;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.dynamodb.DynamoDbEngine;
 import io.streamledger.local.fault.FaultInjector;
 import io.streamledger.local.server.Credentials;
@@ -47,7 +48,7 @@ public final class LocalEndpoint implements AutoCloseable {
 
     private LocalEndpoint(Builder b) {
         this.config = b;
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = AttributeValues.newMapper();
         // an explicit streamSettings replaces the built-in Streams feature
         this.streamFeatures =
                 (b.streamSettings != null ? b.streamFeatures.withStreams(null) : b.streamFeatures)
@@ -74,7 +75,10 @@ public final class LocalEndpoint implements AutoCloseable {
                     new HttpFront(
                             mapper,
                             new Dispatcher(
-                                    engine, extensions, faults, new Credentials(b.accessKeys)),
+                                    engine,
+                                    extensions,
+                                    faults,
+                                    new Credentials(b.accessKeys, b.requireAuthentication)),
                             faults,
                             engine,
                             b.host,
@@ -168,6 +172,7 @@ public final class LocalEndpoint implements AutoCloseable {
         private @Nullable StreamSettings streamSettings;
         private StreamFeatures streamFeatures = StreamFeatures.defaults();
         private @Nullable Set<String> accessKeys;
+        private boolean requireAuthentication;
         private @Nullable Duration ttlSweepInterval = Duration.ofSeconds(5);
         private int threads = Math.max(16, Runtime.getRuntime().availableProcessors() * 8);
 
@@ -229,6 +234,17 @@ public final class LocalEndpoint implements AutoCloseable {
         }
 
         /** Strict mode: only these SigV4 access key ids are accepted. */
+        /**
+         * Refuses requests without a SigV4 Authorization header
+         * (MissingAuthenticationTokenException) or with an incomplete one
+         * (IncompleteSignatureException), as DynamoDB does; any credentials are accepted and
+         * signatures are not checked. Off by default.
+         */
+        public Builder requireAuthentication(boolean require) {
+            this.requireAuthentication = require;
+            return this;
+        }
+
         public Builder strictCredentials(Set<String> accessKeyIds) {
             this.accessKeys = Set.copyOf(accessKeyIds);
             return this;

@@ -5,6 +5,7 @@ import io.streamledger.local.streams.StreamFeatures;
 import io.streamledger.local.streams.StreamsOptions;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -36,6 +37,19 @@ public final class LocalEndpointMain implements Callable<Integer> {
             names = "--export-dir",
             description = "Root of table exports (default: <data-dir>/exports or a temp dir).")
     Path exportDir;
+
+    @Option(
+            names = "--require-auth",
+            description = "Refuse requests without a SigV4 Authorization header, as DynamoDB does.")
+    boolean requireAuth;
+
+    @Option(
+            names = "--ttl-sweep-seconds",
+            defaultValue = "5",
+            description =
+                    "Seconds between TTL sweeps, the most an expired item outlives its TTL"
+                            + " (0 = no background sweeper; POST /__admin/ttl/sweep runs one).")
+    long ttlSweepSeconds;
 
     @Option(
             names = "--kinesis-endpoint",
@@ -73,6 +87,9 @@ public final class LocalEndpointMain implements Callable<Integer> {
                         .port(port)
                         .dataDir(dataDir)
                         .fsync(fsync)
+                        .requireAuthentication(requireAuth)
+                        .ttlSweepInterval(
+                                ttlSweepSeconds > 0 ? Duration.ofSeconds(ttlSweepSeconds) : null)
                         .streamFeatures(streamFeatures())
                         .build()
                         .start();

@@ -1,11 +1,14 @@
 package io.streamledger.local.dynamodb;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.local.spi.ApiException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
@@ -22,7 +25,19 @@ import javax.annotation.Nullable;
 public final class AttributeValues {
     public static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
+    /** Longest attribute name DynamoDB stores, in UTF-8 bytes. */
+    static final int MAX_NAME_BYTES = 65535;
+
     private AttributeValues() {}
+
+    /** A mapper whose read limits admit every item DynamoDB admits (names up to 64 KiB). */
+    public static ObjectMapper newMapper() {
+        ObjectMapper mapper = new ObjectMapper();
+        mapper.getFactory()
+                .setStreamReadConstraints(
+                        StreamReadConstraints.builder().maxNameLength(MAX_NAME_BYTES + 1).build());
+        return mapper;
+    }
 
     /** The single type key of a wire value, e.g. "S"; ValidationException if malformed. */
     public static String type(JsonNode value) {
@@ -62,6 +77,15 @@ public final class AttributeValues {
                         "One or more parameter values are not valid. A value specified for a"
                                 + " secondary index key is not supported. Attribute name is"
                                 + " empty");
+            }
+            // only a name of over 21,845 chars can exceed 65,535 UTF-8 bytes
+            if (e.getKey().length() > MAX_NAME_BYTES / 3
+                    && e.getKey().getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+                throw ApiException.validation(
+                        "One or more parameter values were invalid: An attribute name exceeds the"
+                                + " maximum length of "
+                                + MAX_NAME_BYTES
+                                + " bytes");
             }
             validateValue(e.getValue());
         }
@@ -174,11 +198,20 @@ public final class AttributeValues {
                         + " of the supported datatypes");
     }
 
+    /** Decodes a B/BS element; malformed base64 fails deserialization, as in DynamoDB. */
     public static byte[] decodeBinary(String base64) {
+        if (base64.length() % 4 != 0) {
+            throw new ApiException(
+                    "SerializationException",
+                    400,
+                    "Base64 encoded length is expected a multiple of 4 bytes but found: "
+                            + base64.length());
+        }
         try {
             return Base64.getDecoder().decode(base64);
         } catch (IllegalArgumentException e) {
-            throw ApiException.validation("Invalid Base64 value for a binary attribute");
+            throw new ApiException(
+                    "SerializationException", 400, "Invalid Base64 encoding: " + e.getMessage());
         }
     }
 

@@ -47,6 +47,8 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
                     "UpdateTable",
                     "UpdateTimeToLive",
                     "DescribeTimeToLive",
+                    "DescribeContinuousBackups",
+                    "UpdateContinuousBackups",
                     "PutItem",
                     "GetItem",
                     "UpdateItem",
@@ -63,7 +65,7 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
                     "UntagResource");
 
     static final String ACCOUNT = "000000000000";
-    static final String REGION = "us-east-1";
+    public static final String REGION = "us-east-1";
 
     final ObjectMapper mapper;
     final Clock clock;
@@ -126,6 +128,8 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
             case "UpdateTable" -> tableOps.update(request);
             case "UpdateTimeToLive" -> tableOps.updateTimeToLive(request);
             case "DescribeTimeToLive" -> tableOps.describeTimeToLive(request);
+            case "DescribeContinuousBackups" -> tableOps.describeContinuousBackups(request);
+            case "UpdateContinuousBackups" -> tableOps.updateContinuousBackups(request);
             case "DescribeLimits" -> tableOps.describeLimits();
             case "ListTagsOfResource" -> tableOps.listTags(request);
             case "TagResource", "UntagResource" -> tableOps.tag(request);

@@ -25,7 +25,7 @@ public record IndexDef(
         if (name == null || name.length() < 3 || name.length() > 255) {
             throw ApiException.validation("Invalid index name: " + name);
         }
-        KeyDef key = KeyDef.parse(spec.get("KeySchema"), types, name);
+        KeyDef key = KeyDef.parse(spec.get("KeySchema"), types, name, global);
         JsonNode projection = spec.path("Projection");
         String type = projection.path("ProjectionType").asText("");
         if (!List.of("ALL", "KEYS_ONLY", "INCLUDE").contains(type)) {
@@ -59,8 +59,9 @@ public record IndexDef(
         ObjectNode out = AttributeValues.JSON.objectNode();
         copy(item, out, tableKey.hash());
         copy(item, out, tableKey.range());
-        copy(item, out, key.hash());
-        copy(item, out, key.range());
+        for (String a : key.attributes()) {
+            copy(item, out, a);
+        }
         if (projectionType.equals("INCLUDE")) {
             for (String a : nonKeyAttributes) {
                 copy(item, out, a);

@@ -30,17 +30,15 @@ final class ItemOperations {
     }
 
     ObjectNode put(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         ObjectNode item = RequestSupport.item(request, "Item");
         t.validateItem(item);
         KeyValue pk = t.primaryKey(item, false);
-        String rv =
-                RequestSupport.enumParam(
-                        request, "ReturnValues", "NONE", Set.of("NONE", "ALL_OLD"));
+        String rv = RequestSupport.returnValues(request, Set.of("NONE", "ALL_OLD"));
         boolean returnOld = RequestSupport.returnOldOnFailure(request);
         ExpressionContext ctx = RequestSupport.context(request, request.has("ConditionExpression"));
-        Condition cond = RequestSupport.condition(request, "ConditionExpression", ctx);
+        Condition cond = RequestSupport.writeCondition(request, ctx);
         ctx.checkAllUsed();
         Capacity.Mode mode = RequestSupport.capacityMode(request);
         Capacity cap = new Capacity();
@@ -66,7 +64,7 @@ final class ItemOperations {
     }
 
     ObjectNode update(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         KeyValue pk = t.keyOf(request.get("Key"));
         ObjectNode keyAttrs = (ObjectNode) request.get("Key");
@@ -84,8 +82,8 @@ final class ItemOperations {
         List<UpdateAction> actions =
                 request.hasNonNull("UpdateExpression")
                         ? Parser.update(request.get("UpdateExpression").asText(), ctx)
-                        : List.of();
-        Condition cond = RequestSupport.condition(request, "ConditionExpression", ctx);
+                        : LegacyParameters.attributeUpdates(request);
+        Condition cond = RequestSupport.writeCondition(request, ctx);
         ctx.checkAllUsed();
         Updater.validate(actions, keyNames(t));
         Capacity.Mode mode = RequestSupport.capacityMode(request);
@@ -133,15 +131,13 @@ final class ItemOperations {
     }
 
     ObjectNode delete(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         KeyValue pk = t.keyOf(request.get("Key"));
-        String rv =
-                RequestSupport.enumParam(
-                        request, "ReturnValues", "NONE", Set.of("NONE", "ALL_OLD"));
+        String rv = RequestSupport.returnValues(request, Set.of("NONE", "ALL_OLD"));
         boolean returnOld = RequestSupport.returnOldOnFailure(request);
         ExpressionContext ctx = RequestSupport.context(request, request.has("ConditionExpression"));
-        Condition cond = RequestSupport.condition(request, "ConditionExpression", ctx);
+        Condition cond = RequestSupport.writeCondition(request, ctx);
         ctx.checkAllUsed();
         Capacity.Mode mode = RequestSupport.capacityMode(request);
         Capacity cap = new Capacity();

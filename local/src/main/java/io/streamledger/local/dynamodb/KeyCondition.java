@@ -12,15 +12,19 @@ import io.streamledger.local.dynamodb.expr.Ast.PathOperand;
 import io.streamledger.local.dynamodb.expr.Ast.ValueOperand;
 import io.streamledger.local.spi.ApiException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * A Query's KeyConditionExpression reduced to "partition key = v" plus an optional sort-key
- * condition (=, <, <=, >, >=, BETWEEN, begins_with) — the access shapes of AP02–AP06, AP11.
+ * A Query's key condition reduced to equality on every partition key attribute (and on a leading
+ * run of sort key attributes) plus an optional condition (=, <, <=, >, >=, BETWEEN, begins_with) on
+ * the next sort key attribute — the access shapes of AP02–AP06, AP11; {@code prefix} holds the
+ * equal values in key order and {@code rangePosition} is where the conditioned part sits.
  */
 record KeyCondition(
-        Object hashValue,
+        List<Object> prefix,
         @Nullable Comparator rangeOp,
         @Nullable JsonNode rangeValue,
         @Nullable JsonNode rangeHigh,
@@ -29,66 +33,121 @@ record KeyCondition(
     static KeyCondition of(Condition c, KeyDef key) {
         List<Condition> parts = new ArrayList<>();
         flatten(c, parts);
-        if (parts.size() > 2) {
-            throw invalid("Conditions can be of length 1 or 2 only");
+        int maxParts = key.hashes().size() + Math.max(key.ranges().size(), 1);
+        if (parts.size() > maxParts) {
+            throw invalid(
+                    maxParts == 2
+                            ? "Conditions can be of length 1 or 2 only"
+                            : "Conditions can be of length 1 to " + maxParts + " only");
         }
-        Object hash = null;
-        Comparator op = null;
-        JsonNode value = null;
-        JsonNode high = null;
-        boolean begins = false;
-        boolean sawRange = false;
+        Map<String, Condition> byAttr = new HashMap<>();
         for (Condition p : parts) {
             String attr = attribute(p);
-            if (attr.equals(key.hash())) {
-                if (!(p instanceof Comparison cmp) || cmp.op() != Comparator.EQ || hash != null) {
-                    throw invalid("Query key condition not supported");
-                }
-                JsonNode v = value(cmp.right());
-                checkType(v, key.hashType(), attr);
-                hash = KeyValue.part(v);
-            } else if (attr.equals(key.range())) {
-                if (sawRange) {
-                    throw invalid("Query key condition not supported");
-                }
-                sawRange = true;
-                if (p instanceof Comparison cmp) {
-                    if (cmp.op() == Comparator.NE) {
-                        throw invalid("Unsupported operator on KeyCondition: <>");
-                    }
-                    op = cmp.op();
-                    value = value(cmp.right());
-                } else if (p instanceof Between b) {
-                    value = value(b.low());
-                    high = value(b.high());
-                    checkType(high, key.rangeType(), attr);
-                    Integer order = AttributeValues.compare(value, high);
-                    if (order != null && order > 0) {
-                        throw invalid(
-                                "The BETWEEN operator requires upper bound to be greater than or"
-                                        + " equal to lower bound");
-                    }
-                } else if (p instanceof FunctionCall f && f.name().equals("begins_with")) {
-                    begins = true;
-                    value = value(f.args().get(1));
-                    if (key.rangeType().equals("N")) {
-                        throw invalid(
-                                "Invalid KeyConditionExpression: Incorrect operand type for"
-                                        + " operator or function; operator or function:"
-                                        + " begins_with, operand type: N");
-                    }
-                } else {
-                    throw invalid("Query key condition not supported");
-                }
-                checkType(value, key.rangeType(), attr);
-            } else {
+            if (!key.isKeyAttribute(attr)) {
                 throw invalid("Query condition missed key schema element: " + key.hash());
             }
+            if (byAttr.put(attr, p) != null) {
+                throw invalid("Query key condition not supported");
+            }
         }
-        if (hash == null) {
-            throw invalid("Query condition missed key schema element: " + key.hash());
+        List<Object> prefix = new ArrayList<>();
+        for (int i = 0; i < key.hashes().size(); i++) {
+            String attr = key.hashes().get(i);
+            Condition p = byAttr.get(attr);
+            if (p == null) {
+                throw invalid("Query condition missed key schema element: " + attr);
+            }
+            if (!(p instanceof Comparison cmp) || cmp.op() != Comparator.EQ) {
+                throw invalid("Query key condition not supported");
+            }
+            JsonNode v = value(cmp.right());
+            checkType(v, key.hashTypes().get(i));
+            prefix.add(KeyValue.part(v));
         }
-        return new KeyCondition(hash, op, value, high, begins);
+        // sort key attributes: conditions on a leading run, all "=" but the last
+        int last = -1;
+        for (int i = 0; i < key.ranges().size(); i++) {
+            if (byAttr.containsKey(key.ranges().get(i))) {
+                if (last != i - 1) {
+                    throw invalid(
+                            "Query key condition not supported: a condition on sort key attribute "
+                                    + key.ranges().get(i)
+                                    + " requires conditions on the sort key attributes before it");
+                }
+                last = i;
+            }
+        }
+        for (int i = 0; i < last; i++) {
+            Condition p = byAttr.get(key.ranges().get(i));
+            if (!(p instanceof Comparison cmp) || cmp.op() != Comparator.EQ) {
+                throw invalid(
+                        "Query key condition not supported: only the last sort key attribute of"
+                                + " a condition may use an operator other than =");
+            }
+            JsonNode v = value(cmp.right());
+            checkType(v, key.rangeTypes().get(i));
+            prefix.add(KeyValue.part(v));
+        }
+        if (last < 0) {
+            return new KeyCondition(List.copyOf(prefix), null, null, null, false);
+        }
+        String rangeType = key.rangeTypes().get(last);
+        Condition p = byAttr.get(key.ranges().get(last));
+        Comparator op = null;
+        JsonNode value;
+        JsonNode high = null;
+        boolean begins = false;
+        if (p instanceof Comparison cmp) {
+            if (cmp.op() == Comparator.NE) {
+                throw invalid("Unsupported operator on KeyCondition: <>");
+            }
+            op = cmp.op();
+            value = value(cmp.right());
+        } else if (p instanceof Between b) {
+            value = value(b.low());
+            high = value(b.high());
+            checkType(high, rangeType);
+            Integer order = AttributeValues.compare(value, high);
+            if (order != null && order > 0) {
+                throw invalid(
+                        "The BETWEEN operator requires upper bound to be greater than or"
+                                + " equal to lower bound");
+            }
+        } else if (p instanceof FunctionCall f && f.name().equals("begins_with")) {
+            begins = true;
+            value = value(f.args().get(1));
+            if (rangeType.equals("N")) {
+                throw invalid(
+                        "Invalid KeyConditionExpression: Incorrect operand type for"
+                                + " operator or function; operator or function:"
+                                + " begins_with, operand type: N");
+            }
+        } else {
+            throw invalid("Query key condition not supported");
+        }
+        checkType(value, rangeType);
+        return new KeyCondition(List.copyOf(prefix), op, value, high, begins);
+    }
+
+    /** Position of the conditioned sort key part in a stored key. */
+    int rangePosition() {
+        return prefix.size();
+    }
+
+    /** Inclusive lower bound of the keys to read. */
+    KeyValue lowerKey() {
+        List<Object> parts = new ArrayList<>(prefix);
+        parts.add(lowBound());
+        return KeyValue.of(parts);
+    }
+
+    /** Inclusive upper bound of the keys to read. */
+    KeyValue upperKey() {
+        List<Object> parts = new ArrayList<>(prefix);
+        parts.add(highBound());
+        parts.add(KeyValue.MAX);
+        parts.add(KeyValue.MAX);
+        return KeyValue.of(parts);
     }
 
     private static void flatten(Condition c, List<Condition> out) {
@@ -126,7 +185,7 @@ record KeyCondition(
         return v.value();
     }
 
-    private static void checkType(JsonNode v, String type, String attr) {
+    private static void checkType(JsonNode v, String type) {
         if (!v.has(type)) {
             throw invalid(
                     "One or more parameter values were invalid: Condition parameter type does not"

@@ -35,6 +35,7 @@ final class ReadOperations {
     }
 
     ObjectNode get(ObjectNode request) {
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         KeyValue pk = t.keyOf(request.get("Key"));
         ExpressionContext ctx =
@@ -55,36 +56,38 @@ final class ReadOperations {
     }
 
     ObjectNode query(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         String indexName = request.path("IndexName").asText(null);
         IndexDef index = indexName == null ? null : requireIndex(t, indexName);
         KeyDef key = index == null ? t.key : index.key();
-        if (!request.hasNonNull("KeyConditionExpression")) {
+        boolean legacyKey = request.hasNonNull("KeyConditions");
+        if (!legacyKey && !request.hasNonNull("KeyConditionExpression")) {
             throw ApiException.validation(
                     "Either the KeyConditions or KeyConditionExpression parameter must be"
                             + " specified in the request.");
         }
-        ExpressionContext ctx = RequestSupport.context(request, true);
+        ExpressionContext ctx = RequestSupport.context(request, !legacyKey);
         KeyCondition kc =
                 KeyCondition.of(
-                        Parser.condition(
-                                "KeyConditionExpression",
-                                request.get("KeyConditionExpression").asText(),
-                                ctx),
+                        legacyKey
+                                ? LegacyParameters.keyConditions(request, key)
+                                : Parser.condition(
+                                        "KeyConditionExpression",
+                                        request.get("KeyConditionExpression").asText(),
+                                        ctx),
                         key);
         Condition filter = RequestSupport.condition(request, "FilterExpression", ctx);
+        if (filter == null) {
+            filter = LegacyParameters.filter(request, "QueryFilter", key);
+        }
         List<Path> projection = RequestSupport.projection(request, ctx);
         ctx.checkAllUsed();
         Page page = new Page(request, t, index, projection);
         NavigableMap<KeyValue, ObjectNode> source =
                 index == null ? t.items : t.indexes.get(index.name());
         NavigableMap<KeyValue, ObjectNode> range =
-                source.subMap(
-                        KeyValue.of(kc.hashValue(), kc.lowBound()),
-                        true,
-                        KeyValue.of(kc.hashValue(), kc.highBound(), KeyValue.MAX, KeyValue.MAX),
-                        true);
+                source.subMap(kc.lowerKey(), true, kc.upperKey(), true);
         boolean forward = request.path("ScanIndexForward").asBoolean(true);
         if (!forward) {
             range = range.descendingMap();
@@ -101,7 +104,8 @@ final class ReadOperations {
         }
         boolean matched = false;
         for (Map.Entry<KeyValue, ObjectNode> e : range.entrySet()) {
-            if (!kc.matchesRange(e.getKey().size() > 1 ? e.getKey().part(1) : null)) {
+            int at = kc.rangePosition();
+            if (!kc.matchesRange(e.getKey().size() > at ? e.getKey().part(at) : null)) {
                 if (kc.beginsWith() && matched) {
                     break; // sorted: the prefix's keys are contiguous and we are past them
                 }
@@ -116,7 +120,7 @@ final class ReadOperations {
     }
 
     ObjectNode scan(ObjectNode request) {
-        RequestSupport.rejectLegacy(request);
+        LegacyParameters.rejectMixing(request);
         Table t = engine.table(request);
         String indexName = request.path("IndexName").asText(null);
         IndexDef index = indexName == null ? null : requireIndex(t, indexName);
@@ -140,6 +144,9 @@ final class ReadOperations {
                         request,
                         request.has("FilterExpression") || request.has("ProjectionExpression"));
         Condition filter = RequestSupport.condition(request, "FilterExpression", ctx);
+        if (filter == null) {
+            filter = LegacyParameters.filter(request, "ScanFilter", null);
+        }
         List<Path> projection = RequestSupport.projection(request, ctx);
         ctx.checkAllUsed();
         Page page = new Page(request, t, index, projection);
@@ -216,9 +223,19 @@ final class ReadOperations {
                             ? "SPECIFIC_ATTRIBUTES"
                             : index == null ? "ALL_ATTRIBUTES" : "ALL_PROJECTED_ATTRIBUTES";
             this.select = RequestSupport.enumParam(request, "Select", dflt, SELECT);
+            String projectionParam =
+                    request.has("AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
             if (projection != null && !select.equals("SPECIFIC_ATTRIBUTES")) {
                 throw ApiException.validation(
-                        "Cannot specify the ProjectionExpression when choosing to get " + select);
+                        "Cannot specify the "
+                                + projectionParam
+                                + " when choosing to get "
+                                + select);
+            }
+            if (projection == null && select.equals("SPECIFIC_ATTRIBUTES")) {
+                throw ApiException.validation(
+                        "Must specify the AttributesToGet or ProjectionExpression when choosing to"
+                                + " get SPECIFIC_ATTRIBUTES");
             }
             if (select.equals("ALL_PROJECTED_ATTRIBUTES") && index == null) {
                 throw ApiException.validation(
@@ -292,9 +309,8 @@ final class ReadOperations {
         private ObjectNode lastKey(ObjectNode entry) {
             ObjectNode k = table.keyAttributes(entry);
             if (index != null) {
-                k.set(index.key().hash(), entry.get(index.key().hash()));
-                if (index.key().range() != null) {
-                    k.set(index.key().range(), entry.get(index.key().range()));
+                for (String a : index.key().attributes()) {
+                    k.set(a, entry.get(a));
                 }
             }
             return k;

@@ -26,6 +26,7 @@ final class RequestSupport {
 
     private RequestSupport() {}
 
+    /** TransactWriteItems actions have no legacy members; refuse them clearly. */
     static void rejectLegacy(JsonNode request) {
         for (String p : LEGACY) {
             if (request.has(p)) {
@@ -52,6 +53,14 @@ final class RequestSupport {
                             + " UpdateExpression and ConditionExpression are null");
         }
         return ctx;
+    }
+
+    /**
+     * A write's ConditionExpression, or its legacy Expected (+ ConditionalOperator); null = none.
+     */
+    static @Nullable Condition writeCondition(JsonNode request, ExpressionContext ctx) {
+        Condition c = condition(request, "ConditionExpression", ctx);
+        return c != null ? c : LegacyParameters.expected(request);
     }
 
     static @Nullable Condition condition(JsonNode request, String param, ExpressionContext ctx) {
@@ -100,6 +109,21 @@ final class RequestSupport {
                             + param.substring(1)
                             + "' failed to satisfy constraint: Member must satisfy enum value set: "
                             + allowed);
+        }
+        return v;
+    }
+
+    private static final Set<String> RETURN_VALUES =
+            Set.of("NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW");
+
+    /**
+     * ReturnValues of a write: a value outside the enum is the usual enum error, a value the
+     * operation does not offer (PutItem/DeleteItem take NONE or ALL_OLD) is DynamoDB's own error.
+     */
+    static String returnValues(JsonNode request, Set<String> offered) {
+        String v = enumParam(request, "ReturnValues", "NONE", RETURN_VALUES);
+        if (!offered.contains(v)) {
+            throw ApiException.validation("Return values set to invalid value");
         }
         return v;
     }

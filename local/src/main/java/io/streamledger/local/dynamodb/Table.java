@@ -37,6 +37,12 @@ public final class Table {
     volatile @Nullable String ttlAttribute;
     volatile boolean deletionProtection;
 
+    /** When point-in-time recovery was enabled; null = disabled. */
+    volatile @Nullable Instant pitrSince;
+
+    /** When the table last became PAY_PER_REQUEST (DescribeTable's BillingModeSummary). */
+    volatile @Nullable Instant payPerRequestSince;
+
     final ConcurrentSkipListMap<KeyValue, ObjectNode> items = new ConcurrentSkipListMap<>();
     final Map<String, ConcurrentSkipListMap<KeyValue, ObjectNode>> indexes =
             new ConcurrentHashMap<>();
@@ -157,7 +163,8 @@ public final class Table {
             throw ApiException.validation(
                     "One or more parameter values were invalid: Size of "
                             + (maxBytes == MAX_HASH_KEY_BYTES ? "hashkey" : "rangekey")
-                            + " has exceeded the maximum size limit of "
+                            // DynamoDB's own text has no space before the number
+                            + " has exceeded the maximum size limit of"
                             + maxBytes
                             + " bytes");
         }
@@ -182,8 +189,13 @@ public final class Table {
             throw ApiException.validation("Item size has exceeded the maximum allowed size");
         }
         for (IndexDef idx : allIndexes()) {
-            checkIndexKeyAttr(idx, item, idx.key().hash(), idx.key().hashType());
-            checkIndexKeyAttr(idx, item, idx.key().range(), idx.key().rangeType());
+            KeyDef k = idx.key();
+            for (int i = 0; i < k.hashes().size(); i++) {
+                checkIndexKeyAttr(idx, item, k.hashes().get(i), k.hashTypes().get(i));
+            }
+            for (int i = 0; i < k.ranges().size(); i++) {
+                checkIndexKeyAttr(idx, item, k.ranges().get(i), k.rangeTypes().get(i));
+            }
         }
     }
 
@@ -221,20 +233,29 @@ public final class Table {
     /** The index map key of an item, or null when the item is not in the index (sparse). */
     @Nullable
     KeyValue indexKey(IndexDef idx, ObjectNode item) {
-        JsonNode h = item.get(idx.key().hash());
-        if (h == null || !h.has(idx.key().hashType())) {
-            return null;
-        }
-        Object r = null;
-        if (idx.key().range() != null) {
-            JsonNode rv = item.get(idx.key().range());
-            if (rv == null || !rv.has(idx.key().rangeType())) {
+        KeyDef k = idx.key();
+        int nh = k.hashes().size();
+        int nr = k.ranges().size();
+        // partition parts, sort parts (one null slot if none), then the table key
+        Object[] parts = new Object[nh + Math.max(nr, 1) + 2];
+        for (int i = 0; i < nh; i++) {
+            JsonNode v = item.get(k.hashes().get(i));
+            if (v == null || !v.has(k.hashTypes().get(i))) {
                 return null;
             }
-            r = KeyValue.part(rv);
+            parts[i] = KeyValue.part(v);
+        }
+        for (int i = 0; i < nr; i++) {
+            JsonNode v = item.get(k.ranges().get(i));
+            if (v == null || !v.has(k.rangeTypes().get(i))) {
+                return null;
+            }
+            parts[nh + i] = KeyValue.part(v);
         }
         KeyValue pk = primaryKey(item, false);
-        return KeyValue.of(KeyValue.part(h), r, pk.part(0), pk.size() > 1 ? pk.part(1) : null);
+        parts[parts.length - 2] = pk.part(0);
+        parts[parts.length - 1] = pk.size() > 1 ? pk.part(1) : null;
+        return KeyValue.of(parts);
     }
 
     /** Capacity of one index's maintenance for one item change. */
@@ -324,7 +345,12 @@ public final class Table {
         t.put("ItemCount", items.size());
         t.put("TableArn", arn);
         t.put("TableId", tableId);
-        t.putObject("BillingModeSummary").put("BillingMode", billingMode);
+        ObjectNode billing = t.putObject("BillingModeSummary");
+        billing.put("BillingMode", billingMode);
+        if (billingMode.equals("PAY_PER_REQUEST")) {
+            Instant since = payPerRequestSince != null ? payPerRequestSince : createdAt;
+            billing.put("LastUpdateToPayPerRequestDateTime", since.toEpochMilli() / 1000.0);
+        }
         if (!gsis.isEmpty()) {
             var a = t.putArray("GlobalSecondaryIndexes");
             for (IndexDef i : gsis) {

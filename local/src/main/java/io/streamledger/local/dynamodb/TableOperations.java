@@ -89,16 +89,9 @@ final class TableOperations {
         List<IndexDef> all = new ArrayList<>(gsis);
         all.addAll(lsis);
         IndexDef.checkUnique(all);
-        Set<String> used = new HashSet<>();
-        used.add(key.hash());
-        if (key.range() != null) {
-            used.add(key.range());
-        }
+        Set<String> used = new HashSet<>(key.attributes());
         for (IndexDef i : all) {
-            used.add(i.key().hash());
-            if (i.key().range() != null) {
-                used.add(i.key().range());
-            }
+            used.addAll(i.key().attributes());
         }
         if (!used.equals(types.keySet())) {
             throw ApiException.validation(
@@ -208,6 +201,9 @@ final class TableOperations {
             }
             ObjectNode d = description(t);
             d.put("TableStatus", "DELETING");
+            for (JsonNode g : d.path("GlobalSecondaryIndexes")) {
+                ((ObjectNode) g).put("IndexStatus", "DELETING");
+            }
             engine.tables.remove(t.name);
             if (engine.streamSettings != null) {
                 engine.streamSettings.tableDeleted(t.name);
@@ -281,15 +277,67 @@ final class TableOperations {
         engine.commitLock.lock();
         try {
             Table t = engine.table(request);
+            List<ObjectNode> deleted = new ArrayList<>();
+            for (JsonNode u : request.path("GlobalSecondaryIndexUpdates")) {
+                IndexDef gone =
+                        u.has("Delete")
+                                ? t.index(u.get("Delete").path("IndexName").asText())
+                                : null;
+                if (gone != null && gone.global()) {
+                    deleted.add(gone.describe(t.arn, t.indexes.get(gone.name()).size(), 0));
+                }
+            }
             updateLocked(t, request);
             engine.logDefinition("UpdateTable", request.deepCopy());
-            return wrap("TableDescription", description(t));
+            return wrap(
+                    "TableDescription", indexChangesInProgress(description(t), request, deleted));
         } finally {
             engine.commitLock.unlock();
         }
     }
 
+    /**
+     * The UpdateTable answer for index changes, as DynamoDB gives it while they run: the table
+     * UPDATING, a new GSI CREATING with Backfilling, a dropped one DELETING. The local backfill is
+     * done under the commit lock before the answer, so DescribeTable shows them finished.
+     */
+    private static ObjectNode indexChangesInProgress(
+            ObjectNode d, JsonNode request, List<ObjectNode> deleted) {
+        Set<String> created = new HashSet<>();
+        for (JsonNode u : request.path("GlobalSecondaryIndexUpdates")) {
+            if (u.has("Create")) {
+                created.add(u.get("Create").path("IndexName").asText());
+            }
+        }
+        if (created.isEmpty() && deleted.isEmpty()) {
+            return d;
+        }
+        d.put("TableStatus", "UPDATING");
+        for (JsonNode g : d.path("GlobalSecondaryIndexes")) {
+            if (created.contains(g.path("IndexName").asText())) {
+                ((ObjectNode) g).put("IndexStatus", "CREATING");
+                ((ObjectNode) g).put("Backfilling", true);
+            }
+        }
+        if (!deleted.isEmpty()) {
+            var gsis =
+                    d.has("GlobalSecondaryIndexes")
+                            ? (ArrayNode) d.get("GlobalSecondaryIndexes")
+                            : d.putArray("GlobalSecondaryIndexes");
+            for (ObjectNode g : deleted) {
+                g.put("IndexStatus", "DELETING");
+                gsis.add(g);
+            }
+        }
+        return d;
+    }
+
     private void updateLocked(Table t, ObjectNode request) {
+        if (request.has("ReplicaUpdates")) {
+            throw ApiException.validation(
+                    "ReplicaUpdates are not supported by the streamledger local endpoint (global"
+                            + " tables)");
+        }
         Map<String, String> newTypes = new LinkedHashMap<>(t.attributeTypes);
         if (request.has("AttributeDefinitions")) {
             attributeTypes(request.get("AttributeDefinitions"))
@@ -340,7 +388,11 @@ final class TableOperations {
             t.attributeTypes.putAll(newTypes);
         }
         if (request.has("BillingMode")) {
-            t.billingMode = request.get("BillingMode").asText();
+            String mode = request.get("BillingMode").asText();
+            if (mode.equals("PAY_PER_REQUEST") && !t.billingMode.equals(mode)) {
+                t.payPerRequestSince = engine.clock.instant();
+            }
+            t.billingMode = mode;
         }
         if (request.has("ProvisionedThroughput")) {
             t.provisionedThroughput = request.get("ProvisionedThroughput");
@@ -374,7 +426,13 @@ final class TableOperations {
         try {
             Table t = engine.table(request);
             JsonNode spec = request.path("TimeToLiveSpecification");
-            boolean enabled = spec.path("Enabled").asBoolean(false);
+            if (!spec.path("Enabled").isBoolean()) {
+                throw ApiException.validation(
+                        "1 validation error detected: Value null at"
+                                + " 'timeToLiveSpecification.enabled' failed to satisfy"
+                                + " constraint: Member must not be null");
+            }
+            boolean enabled = spec.path("Enabled").asBoolean();
             String attr = spec.path("AttributeName").asText("");
             if (attr.isEmpty()) {
                 throw ApiException.validation(
@@ -388,6 +446,11 @@ final class TableOperations {
             if (!enabled && t.ttlAttribute == null) {
                 throw ApiException.validation("TimeToLive is already disabled");
             }
+            if (!enabled && !attr.equals(t.ttlAttribute)) {
+                throw ApiException.validation(
+                        "TimeToLive is active on a different AttributeName: current AttributeName is "
+                                + t.ttlAttribute);
+            }
             t.ttlAttribute = enabled ? attr : null;
             engine.logDefinition("UpdateTimeToLive", request.deepCopy());
             ObjectNode out = engine.mapper.createObjectNode();
@@ -396,6 +459,81 @@ final class TableOperations {
         } finally {
             engine.commitLock.unlock();
         }
+    }
+
+    /** Point-in-time recovery is recorded and described; restoring is not offered locally. */
+    ObjectNode describeContinuousBackups(ObjectNode request) {
+        return wrap("ContinuousBackupsDescription", continuousBackups(backupTable(request)));
+    }
+
+    ObjectNode updateContinuousBackups(ObjectNode request) {
+        engine.commitLock.lock();
+        try {
+            Table t = backupTable(request);
+            JsonNode enabled =
+                    request.path("PointInTimeRecoverySpecification")
+                            .path("PointInTimeRecoveryEnabled");
+            if (!enabled.isBoolean()) {
+                throw ApiException.validation(
+                        "1 validation error detected: Value null at"
+                                + " 'pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled'"
+                                + " failed to satisfy constraint: Member must not be null");
+            }
+            ObjectNode logged = request.deepCopy();
+            logged.put("_at", engine.clock.instant().toEpochMilli());
+            setPitr(t, logged);
+            engine.logDefinition("UpdateContinuousBackups", logged);
+            return wrap("ContinuousBackupsDescription", continuousBackups(t));
+        } finally {
+            engine.commitLock.unlock();
+        }
+    }
+
+    private static void setPitr(Table t, JsonNode request) {
+        boolean on =
+                request.path("PointInTimeRecoverySpecification")
+                        .path("PointInTimeRecoveryEnabled")
+                        .asBoolean();
+        if (!on) {
+            t.pitrSince = null;
+        } else if (t.pitrSince == null) {
+            t.pitrSince = Instant.ofEpochMilli(request.path("_at").asLong());
+        }
+    }
+
+    /** The backups APIs name a missing table TableNotFoundException, unlike the table APIs. */
+    private Table backupTable(ObjectNode request) {
+        String name = request.path("TableName").asText();
+        Table t = engine.tables.get(name);
+        if (t == null) {
+            throw new ApiException("TableNotFoundException", 400, "Table not found: " + name);
+        }
+        return t;
+    }
+
+    private ObjectNode continuousBackups(Table t) {
+        ObjectNode d = engine.mapper.createObjectNode();
+        d.put("ContinuousBackupsStatus", "ENABLED");
+        ObjectNode p = d.putObject("PointInTimeRecoveryDescription");
+        Instant since = t.pitrSince;
+        if (since == null) {
+            p.put("PointInTimeRecoveryStatus", "DISABLED");
+        } else {
+            p.put("PointInTimeRecoveryStatus", "ENABLED");
+            p.put("RecoveryPeriodInDays", 35);
+            Instant now = engine.clock.instant();
+            Instant earliest =
+                    since.isBefore(now.minusSeconds(35L * 86400))
+                            ? now.minusSeconds(35L * 86400)
+                            : since;
+            p.put("EarliestRestorableDateTime", earliest.toEpochMilli() / 1000.0);
+            p.put(
+                    "LatestRestorableDateTime",
+                    now.minusSeconds(300).isBefore(earliest)
+                            ? earliest.toEpochMilli() / 1000.0
+                            : now.minusSeconds(300).toEpochMilli() / 1000.0);
+        }
+        return d;
     }
 
     ObjectNode describeTimeToLive(ObjectNode request) {
@@ -448,6 +586,7 @@ final class TableOperations {
                                 ? spec.path("AttributeName").asText()
                                 : null;
             }
+            case "UpdateContinuousBackups" -> setPitr(engine.table(request), request);
             default ->
                     throw new IllegalStateException("unknown WAL definition record " + operation);
         }

@@ -27,6 +27,30 @@ public final class Dispatcher {
     static final String DYNAMODB_PREFIX = "DynamoDB_20120810.";
     private static final Set<String> PER_ITEM_THROTTLE = Set.of("BatchWriteItem", "BatchGetItem");
 
+    /** DynamoDB operations deliberately left out, by family (named in the error a client gets). */
+    static final Map<String, String> UNSUPPORTED =
+            Map.ofEntries(
+                    Map.entry("ExecuteStatement", "PartiQL"),
+                    Map.entry("BatchExecuteStatement", "PartiQL"),
+                    Map.entry("ExecuteTransaction", "PartiQL"),
+                    Map.entry("CreateBackup", "backups"),
+                    Map.entry("DeleteBackup", "backups"),
+                    Map.entry("DescribeBackup", "backups"),
+                    Map.entry("ListBackups", "backups"),
+                    Map.entry("RestoreTableFromBackup", "backups"),
+                    Map.entry("RestoreTableToPointInTime", "backups"),
+                    Map.entry("CreateGlobalTable", "global tables"),
+                    Map.entry("UpdateGlobalTable", "global tables"),
+                    Map.entry("DescribeGlobalTable", "global tables"),
+                    Map.entry("ListGlobalTables", "global tables"),
+                    Map.entry("UpdateGlobalTableSettings", "global tables"),
+                    Map.entry("DescribeGlobalTableSettings", "global tables"),
+                    Map.entry("DescribeTableReplicaAutoScaling", "global tables"),
+                    Map.entry("UpdateTableReplicaAutoScaling", "global tables"),
+                    Map.entry("ImportTable", "imports from S3"),
+                    Map.entry("DescribeImport", "imports from S3"),
+                    Map.entry("ListImports", "imports from S3"));
+
     private final DynamoDbEngine engine;
     private final Map<String, ApiExtension> extensions = new HashMap<>();
     private final FaultInjector faults;
@@ -49,6 +73,11 @@ public final class Dispatcher {
         }
     }
 
+    /** Checks a request's Authorization header (for targets the front serves itself). */
+    public void authenticate(String authorization) {
+        credentials.check(authorization);
+    }
+
     /** Serves one request; throws ApiException for a DynamoDB-shaped error. */
     public JsonNode dispatch(String target, String authorization, JsonNode body) {
         credentials.check(authorization);
@@ -68,8 +97,16 @@ public final class Dispatcher {
                 target.startsWith(DYNAMODB_PREFIX) && DynamoDbEngine.OPERATIONS.contains(operation);
         ApiExtension extension = engineOp ? null : extensions.get(target);
         if (!engineOp && extension == null) {
+            String family = target.startsWith(DYNAMODB_PREFIX) ? UNSUPPORTED.get(operation) : null;
             throw new ApiException(
-                    "UnknownOperationException", 400, "Unknown operation: " + target);
+                    "UnknownOperationException",
+                    400,
+                    family == null
+                            ? "Unknown operation: " + target
+                            : operation
+                                    + " is not supported by the streamledger local endpoint ("
+                                    + family
+                                    + ")");
         }
         faults.beforeRequest(
                 operation, tablesOf(request), engineOp && PER_ITEM_THROTTLE.contains(operation));

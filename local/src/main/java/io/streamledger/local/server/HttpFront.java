@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.streamledger.local.dynamodb.DynamoDbEngine;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -25,13 +27,19 @@ import java.util.zip.CRC32;
 /**
  * The HTTP face of the endpoint (the local stack of CS01–CS09) on the JDK's built-in server: AWS
  * JSON 1.0 on {@code POST /}, and the admin paths {@code /__admin/faults} (GET list, POST add,
- * DELETE clear) and {@code /__admin/ttl/sweep} (POST). Responses carry {@code x-amz-crc32} as
- * DynamoDB's do.
+ * DELETE clear) and {@code /__admin/ttl/sweep} (POST). Like DynamoDB it takes gzip/deflate request
+ * bodies, gzips responses for clients that accept it, signs every body with {@code x-amz-crc32},
+ * answers CORS preflights, {@code GET /} health probes and DescribeEndpoints.
  */
 public final class HttpFront implements AutoCloseable {
     static final String CONTENT_TYPE = "application/x-amz-json-1.0";
     static final String ADMIN_FAULTS = "/__admin/faults";
     static final String ADMIN_TTL_SWEEP = "/__admin/ttl/sweep";
+    static final String DESCRIBE_ENDPOINTS = "DynamoDB_20120810.DescribeEndpoints";
+    private static final String CORS_HEADERS =
+            "Content-Type, Content-Encoding, Authorization, X-Amz-Target, X-Amz-Date,"
+                    + " X-Amz-Security-Token, X-Amz-User-Agent, amz-sdk-invocation-id,"
+                    + " amz-sdk-request";
 
     static {
         // small responses: without TCP_NODELAY, Nagle + delayed ACK add ~40 ms per request
@@ -101,19 +109,32 @@ public final class HttpFront implements AutoCloseable {
                 admin(exchange, path);
                 return;
             }
-            byte[] body;
+            byte[] raw;
             try (InputStream in = exchange.getRequestBody()) {
-                body = in.readAllBytes();
+                raw = in.readAllBytes();
+            }
+            String method = exchange.getRequestMethod();
+            if (method.equals("OPTIONS")) {
+                preflight(exchange);
+                return;
             }
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-            if (!"POST".equals(exchange.getRequestMethod())) {
-                // health probe, e.g. curl http://127.0.0.1:8000/
-                write(exchange, 200, mapper.createObjectNode().put("status", "ok"));
+            if (!method.equals("POST")) {
+                // DynamoDB answers an unauthenticated GET / (load balancers' health probe) in text
+                writeBytes(
+                        exchange,
+                        200,
+                        "text/plain",
+                        ("healthy: dynamodb." + DynamoDbEngine.REGION + ".amazonaws.com ")
+                                .getBytes(StandardCharsets.UTF_8));
                 return;
             }
             JsonNode response;
             int status = 200;
             try {
+                byte[] body =
+                        HttpEncoding.decodeRequest(
+                                exchange.getRequestHeaders().getFirst("Content-Encoding"), raw);
                 JsonNode request;
                 try {
                     request = body.length == 0 ? mapper.createObjectNode() : mapper.readTree(body);
@@ -124,10 +145,12 @@ public final class HttpFront implements AutoCloseable {
                             "Could not parse request body: " + e.getOriginalMessage());
                 }
                 response =
-                        dispatcher.dispatch(
-                                target,
-                                exchange.getRequestHeaders().getFirst("Authorization"),
-                                request);
+                        DESCRIBE_ENDPOINTS.equals(target)
+                                ? describeEndpoints(exchange)
+                                : dispatcher.dispatch(
+                                        target,
+                                        exchange.getRequestHeaders().getFirst("Authorization"),
+                                        request);
             } catch (ApiException e) {
                 status = e.httpStatus();
                 response = Dispatcher.errorBody(mapper, e);
@@ -186,14 +209,55 @@ public final class HttpFront implements AutoCloseable {
         }
     }
 
+    /** DescribeEndpoints: this endpoint is its own (regional) endpoint, cached for a day. */
+    private JsonNode describeEndpoints(HttpExchange exchange) {
+        dispatcher.authenticate(exchange.getRequestHeaders().getFirst("Authorization"));
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        ObjectNode out = mapper.createObjectNode();
+        out.putArray("Endpoints")
+                .addObject()
+                .put("Address", host != null ? host : "127.0.0.1:" + port())
+                .put("CachePeriodInMinutes", 1440);
+        return out;
+    }
+
+    /** CORS preflight, as DynamoDB answers browsers (NoSQL Workbench, JS SDK in a page). */
+    private void preflight(HttpExchange exchange) throws IOException {
+        var req = exchange.getRequestHeaders();
+        var h = exchange.getResponseHeaders();
+        h.set("Access-Control-Allow-Origin", "*");
+        h.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+        String asked = req.getFirst("Access-Control-Request-Headers");
+        h.set("Access-Control-Allow-Headers", asked != null ? asked : CORS_HEADERS);
+        h.set("Access-Control-Max-Age", "172800");
+        h.set("x-amzn-RequestId", requestIdPrefix + "-" + requestIds.incrementAndGet());
+        exchange.sendResponseHeaders(200, -1);
+    }
+
     private void write(HttpExchange exchange, int status, JsonNode response) throws IOException {
-        byte[] bytes = mapper.writeValueAsBytes(response);
+        writeBytes(exchange, status, CONTENT_TYPE, mapper.writeValueAsBytes(response));
+    }
+
+    private void writeBytes(HttpExchange exchange, int status, String contentType, byte[] bytes)
+            throws IOException {
+        var h = exchange.getResponseHeaders();
+        String encoding =
+                HttpEncoding.responseEncoding(
+                        exchange.getRequestHeaders().getFirst("Accept-Encoding"), bytes.length);
+        if (encoding != null) {
+            bytes = HttpEncoding.gzip(bytes);
+            h.set("Content-Encoding", encoding);
+        }
+        // the CRC covers the bytes on the wire, compressed or not, as the SDKs check it
         CRC32 crc = new CRC32();
         crc.update(bytes);
-        var h = exchange.getResponseHeaders();
-        h.set("Content-Type", CONTENT_TYPE);
+        h.set("Content-Type", contentType);
         h.set("x-amzn-RequestId", requestIdPrefix + "-" + requestIds.incrementAndGet());
         h.set("x-amz-crc32", Long.toString(crc.getValue()));
+        if (exchange.getRequestHeaders().containsKey("Origin")) {
+            h.set("Access-Control-Allow-Origin", "*");
+            h.set("Access-Control-Expose-Headers", "x-amzn-RequestId,x-amzn-ErrorType,x-amz-crc32");
+        }
         exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

@@ -40,7 +40,18 @@ public class ApiException extends RuntimeException {
 
     /** Fully qualified {@code __type} as DynamoDB sends it. */
     public String wireType() {
-        return PREFIX + type;
+        return switch (type) {
+            // errors of the service framework, not of the DynamoDB model
+            case "UnknownOperationException",
+                    "SerializationException",
+                    "MissingAuthenticationTokenException",
+                    "IncompleteSignatureException",
+                    "UnrecognizedClientException",
+                    "RequestEntityTooLarge" ->
+                    "com.amazon.coral.service#" + type;
+            case "ValidationException" -> "com.amazon.coral.validate#" + type;
+            default -> PREFIX + type;
+        };
     }
 
     public int httpStatus() {

@@ -1,7 +1,7 @@
 package io.streamledger.local.streams;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.journal.JsonLinesJournal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,7 +28,7 @@ final class StreamsJournal implements AutoCloseable {
         }
         this.journal =
                 new JsonLinesJournal(
-                        dir.resolve(FILE), new ObjectMapper(), false, "streams journal");
+                        dir.resolve(FILE), AttributeValues.newMapper(), false, "streams journal");
     }
 
     /** Passes every complete event, in order; returns how many. */

@@ -14,10 +14,10 @@ import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** SDK v2 DynamoDbStreamsClient for the local endpoint, and a lineage-ordered reader for tests. */
-final class StreamsClients {
+public final class StreamsClients {
     private StreamsClients() {}
 
-    static DynamoDbStreamsClient streams(URI endpoint) {
+    public static DynamoDbStreamsClient streams(URI endpoint) {
         return DynamoDbStreamsClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
@@ -28,7 +28,7 @@ final class StreamsClients {
     }
 
     /** All shards, following DescribeStream pagination. */
-    static List<Shard> shards(DynamoDbStreamsClient c, String arn) {
+    public static List<Shard> shards(DynamoDbStreamsClient c, String arn) {
         List<Shard> out = new ArrayList<>();
         String start = null;
         do {
@@ -43,7 +43,7 @@ final class StreamsClients {
     }
 
     /** Reads one shard from TRIM_HORIZON until its end (closed) or an empty page (open). */
-    static List<Record> readShard(DynamoDbStreamsClient c, String arn, String shardId) {
+    public static List<Record> readShard(DynamoDbStreamsClient c, String arn, String shardId) {
         List<Record> out = new ArrayList<>();
         String it =
                 c.getShardIterator(
@@ -65,7 +65,7 @@ final class StreamsClients {
     }
 
     /** Every record, shards read in creation order so parents precede children. */
-    static List<Record> readAll(DynamoDbStreamsClient c, String arn) {
+    public static List<Record> readAll(DynamoDbStreamsClient c, String arn) {
         List<Record> out = new ArrayList<>();
         for (Shard s : shards(c, arn)) {
             out.addAll(readShard(c, arn, s.shardId()));

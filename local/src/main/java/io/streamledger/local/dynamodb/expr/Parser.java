@@ -1,5 +1,6 @@
 package io.streamledger.local.dynamodb.expr;
 
+import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.dynamodb.expr.Ast.AddAction;
 import io.streamledger.local.dynamodb.expr.Ast.And;
 import io.streamledger.local.dynamodb.expr.Ast.Arithmetic;
@@ -61,6 +62,9 @@ public final class Parser {
     private final List<Token> tokens;
     private int p;
 
+    /** Conditions already wrapped in parentheses: wrapping one again is redundant. */
+    private final Map<Condition, Boolean> parenthesized = new java.util.IdentityHashMap<>();
+
     private Parser(String kindLabel, String text, ExpressionContext ctx) {
         this.kindLabel = kindLabel;
         this.text = text;
@@ -119,8 +123,25 @@ public final class Parser {
                         paths.add(parser.path());
                     }
                     parser.expectEnd();
+                    checkNoOverlap(paths);
                     return paths;
                 });
+    }
+
+    /** A projection may not name a path and a path inside it (or the same path twice). */
+    private static void checkNoOverlap(List<Path> paths) {
+        for (int i = 0; i < paths.size(); i++) {
+            for (int j = i + 1; j < paths.size(); j++) {
+                if (paths.get(i).overlaps(paths.get(j))) {
+                    throw new ExpressionException(
+                            "Two document paths overlap with each other; must remove or rewrite"
+                                    + " one of these paths; path one: "
+                                    + Updater.render(paths.get(i))
+                                    + ", path two: "
+                                    + Updater.render(paths.get(j)));
+                }
+            }
+        }
     }
 
     private interface Body<T> {
@@ -280,6 +301,10 @@ public final class Parser {
         if (acceptPunct("(")) {
             Condition inner = orCondition();
             expectPunct(")");
+            if (parenthesized.containsKey(inner)) {
+                throw new ExpressionException("The expression has redundant parentheses;");
+            }
+            parenthesized.put(inner, Boolean.TRUE);
             return inner;
         }
         Token t = peek();
@@ -311,14 +336,23 @@ public final class Parser {
                         default -> throw syntax(op);
                     };
             p++;
-            return new Comparison(cmp, left, operand());
+            Operand right = operand();
+            if (cmp != Comparator.EQ && cmp != Comparator.NE) {
+                checkOrderable(cmp.symbol, left);
+                checkOrderable(cmp.symbol, right);
+            }
+            return new Comparison(cmp, left, right);
         }
         if (acceptKeyword("BETWEEN")) {
             Operand low = operand();
             if (!acceptKeyword("AND")) {
                 throw syntax(peek());
             }
-            return new Between(left, low, operand());
+            Operand high = operand();
+            checkOrderable("BETWEEN", left);
+            checkOrderable("BETWEEN", low);
+            checkOrderable("BETWEEN", high);
+            return new Between(left, low, high);
         }
         if (acceptKeyword("IN")) {
             expectPunct("(");
@@ -363,6 +397,30 @@ public final class Parser {
             throw new ExpressionException(
                     "Operator or function requires a document path; operator or function: " + fn);
         }
+        if (fn.equals("begins_with") && args.get(1) instanceof ValueOperand v) {
+            String type = AttributeValues.type(v.value());
+            if (!type.equals("S") && !type.equals("B")) {
+                throw incorrectOperandType(fn, type);
+            }
+        }
+    }
+
+    /** Ordering operators take only S, N or B constants (a path's type is known only later). */
+    private static void checkOrderable(String operator, Operand o) {
+        if (o instanceof ValueOperand v) {
+            String type = AttributeValues.type(v.value());
+            if (!type.equals("S") && !type.equals("N") && !type.equals("B")) {
+                throw incorrectOperandType(operator, type);
+            }
+        }
+    }
+
+    private static ExpressionException incorrectOperandType(String operator, String type) {
+        return new ExpressionException(
+                "Incorrect operand type for operator or function; operator or function: "
+                        + operator
+                        + ", operand type: "
+                        + type);
     }
 
     /** Operand of a condition: path, :value or size(path). */

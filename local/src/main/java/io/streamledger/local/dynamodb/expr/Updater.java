@@ -63,7 +63,7 @@ public final class Updater {
         }
     }
 
-    private static String render(Path p) {
+    static String render(Path p) {
         List<String> parts = new ArrayList<>();
         for (Object e : p.elements()) {
             parts.add(e instanceof Integer i ? "[" + i + "]" : (String) e);
