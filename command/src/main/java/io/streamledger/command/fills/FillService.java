@@ -24,8 +24,10 @@ import io.streamledger.command.orders.OrderStatus;
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.command.outbox.Payloads;
 import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.keys.ExecutionSequenceKey;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.money.Quantity;
+import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +43,13 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * version, remaining ≥ fill, status transition, IDX03 membership moved or removed) and the
  * TradeExecuted outbox event in one transaction with the fill's AP08 record, whose key is the
  * fill's business identity so a retried fillId returns the recorded effect.
+ *
+ * <p>The same transaction advances the client account's execution-sequence counter ({@link
+ * ExecutionSequenceKey}) from the value read this round to the next, conditioned on that value
+ * (CS07): each fill of an account gets the next gapless {@code accountExecSeq}, stamped on the
+ * trade and its TradeExecuted event, and a concurrent fill of the same account re-reads and retries
+ * like a moved order version. A replayed fillId returns the recorded response, so never a second
+ * number.
  */
 public final class FillService {
 
@@ -52,6 +61,7 @@ public final class FillService {
     private static final int TX_TRADE = 0;
     private static final int TX_ORDER = 1;
     private static final int TX_REQUEST = 3;
+    private static final int TX_EXEC_SEQ = 4;
 
     private final Ddb ddb;
     private final TableNames tables;
@@ -98,7 +108,8 @@ public final class FillService {
             }
             OrderSnapshot order = readOrder(claim.tenant(), cmd.orderId(), meter);
             FillAmounts amounts = guard(cmd, order);
-            FillPlan plan = plan(claim, cmd, order, amounts);
+            long execSeq = readExecSeq(claim.tenant(), order.accountId(), meter);
+            FillPlan plan = plan(claim, cmd, order, amounts, execSeq);
             if (write(claim, plan, round, meter)) {
                 return plan.response();
             }
@@ -129,6 +140,37 @@ public final class FillService {
     /** Everything the transaction writes and the response it records. */
     private record FillPlan(
             TradeItems.Trade trade, DurableResponse response, List<TransactWriteItem> tx) {}
+
+    /** The account's last assigned execution sequence (0 before its first fill). */
+    private long readExecSeq(String tenant, String accountId, CapacityMeter meter) {
+        Map<String, AttributeValue> counter =
+                ddb.getStrong(tables.orders(), execSeqKey(tenant, accountId), meter);
+        return counter == null ? 0L : Av.lng(counter, Attr.ACCOUNT_EXEC_SEQ, 0);
+    }
+
+    private static Map<String, AttributeValue> execSeqKey(String tenant, String accountId) {
+        ExecutionSequenceKey key = new ExecutionSequenceKey(tenant, accountId);
+        return Map.of(Schema.PK, Av.s(key.pk()), Schema.SK, Av.s(key.sk()));
+    }
+
+    /** {@code seq = previous + 1}, only if the counter still holds {@code previous}. */
+    private TransactWriteItem execSeqAdvance(String tenant, String accountId, long previous) {
+        ConditionalUpdate.Builder update =
+                ConditionalUpdate.builder().set(Attr.ACCOUNT_EXEC_SEQ, Av.n(previous + 1));
+        update.when(
+                previous == 0
+                        ? Condition.notExists(Schema.PK)
+                        : Condition.eq(Attr.ACCOUNT_EXEC_SEQ, Av.n(previous)));
+        return TransactWriteItem.builder()
+                .update(
+                        update.build()
+                                .applyTo(
+                                        Update.builder()
+                                                .tableName(tables.orders())
+                                                .key(execSeqKey(tenant, accountId)))
+                                .build())
+                .build();
+    }
 
     private OrderSnapshot readOrder(String tenant, String orderId, CapacityMeter meter) {
         Map<String, AttributeValue> order =
@@ -174,7 +216,12 @@ public final class FillService {
     }
 
     /** Pure: the trade, the order advance, the outbox event and the completion, as one plan. */
-    private FillPlan plan(Claim claim, FillCommand cmd, OrderSnapshot order, FillAmounts amounts) {
+    private FillPlan plan(
+            Claim claim,
+            FillCommand cmd,
+            OrderSnapshot order,
+            FillAmounts amounts,
+            long previousExecSeq) {
         String tenant = claim.tenant();
         Quantity qty = amounts.quantity();
         BigDecimal newRemaining = order.remaining().subtract(qty.value());
@@ -199,7 +246,8 @@ public final class FillService {
                         amounts.price(),
                         amounts.fee(),
                         cmd.executedAt(),
-                        newVersion);
+                        newVersion,
+                        previousExecSeq + 1);
         Map<String, AttributeValue> tradeItem = TradeItems.item(trade);
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         body.set("trade", TradeItems.view(tradeItem));
@@ -224,7 +272,8 @@ public final class FillService {
                                 newVersion,
                                 now),
                         OutboxItems.createPut(tables.context(), tenant, event),
-                        executor.store().completionPut(claim, response));
+                        executor.store().completionPut(claim, response),
+                        execSeqAdvance(tenant, order.accountId(), previousExecSeq));
         return new FillPlan(trade, response, tx);
     }
 
@@ -262,6 +311,7 @@ public final class FillService {
                         .s("executedAt", trade.executedAt().toString())
                         .n("orderVersion", newVersion)
                         .s("orderStatus", newStatus.name())
+                        .n(Attr.ACCOUNT_EXEC_SEQ, trade.accountExecSeq())
                         .build());
     }
 
@@ -280,7 +330,8 @@ public final class FillService {
                                 + plan.trade().tradeId()
                                 + " exists but its request is not complete");
             }
-            if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)) {
+            if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)
+                    || Tx.conditionFailed(e.cancellationReasons(), TX_EXEC_SEQ)) {
                 return false;
             }
             throw e;

@@ -33,6 +33,7 @@ public final class TradeItems {
     public static final String A_FEE = "fee";
     public static final String A_EXECUTED = "executedAt";
     public static final String A_ORDER_VERSION = "orderVersion";
+    public static final String A_ACCOUNT_EXEC_SEQ = Attr.ACCOUNT_EXEC_SEQ;
 
     private TradeItems() {}
 
@@ -48,7 +49,8 @@ public final class TradeItems {
             Money price,
             Money fee,
             Instant executedAt,
-            long orderVersion) {
+            long orderVersion,
+            long accountExecSeq) {
 
         public String tradeId() {
             return orderId + ":" + fillId;
@@ -77,6 +79,7 @@ public final class TradeItems {
         item.put(A_FEE, Av.n(t.fee().amount()));
         item.put(A_EXECUTED, Av.s(t.executedAt().toString()));
         item.put(A_ORDER_VERSION, Av.n(t.orderVersion()));
+        item.put(A_ACCOUNT_EXEC_SEQ, Av.n(t.accountExecSeq()));
         item.put(Schema.GSI1PK, Av.s(byAccount.pk()));
         item.put(Schema.GSI1SK, Av.s(byAccount.sk()));
         item.put(Schema.GSI2PK, Av.s(bySymbol.pk()));
@@ -140,6 +143,9 @@ public final class TradeItems {
         o.put("fee", Money.of(Av.dec(item, A_FEE), ccy).amount().toPlainString());
         o.put("executedAt", Av.reqStr(item, A_EXECUTED));
         o.put("orderVersion", Av.lng(item, A_ORDER_VERSION, 0));
+        if (item.containsKey(A_ACCOUNT_EXEC_SEQ)) {
+            o.put(A_ACCOUNT_EXEC_SEQ, Av.lng(item, A_ACCOUNT_EXEC_SEQ, 0));
+        }
         return o;
     }
 }

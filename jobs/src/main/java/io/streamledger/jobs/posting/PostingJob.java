@@ -14,6 +14,13 @@ import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
+import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.jobs.recon.BreakSinks;
+import io.streamledger.jobs.recon.GapBreaks;
+import io.streamledger.operators.gate.DeadLetter;
+import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.posting.ExecutionOrder;
+import io.streamledger.operators.posting.ExecutionOrderState;
 import io.streamledger.operators.posting.FillPostingRules;
 import io.streamledger.operators.posting.PostingGuard;
 import io.streamledger.operators.posting.PostingLane;
@@ -36,7 +43,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's stream
- * (or the relay's Kinesis stream) → parse → guard (rules reject with a named reason) → keyed by
+ * (or the relay's Kinesis stream) → parse → per-account execution order ({@link ExecutionOrder},
+ * CS07) → guard (rules reject with a named reason) → keyed by
  * {@link PostingLane} → the transaction sink (one balanced ledger transaction, inbox receipt and
  * authority update per fill, in one DynamoDB transaction). Source and every sink are arguments;
  * {@link #main} wires the production ones.
@@ -48,6 +56,8 @@ public final class PostingJob {
 
     public static final String DEAD_LETTER_SINK_UID = "posting-dead-letter-sink-v1";
     public static final String REJECTED_SINK_UID = "posting-rejected-sink-v1";
+    public static final String GAP_BREAK_SINK_UID = "posting-exec-order-break-sink-v1";
+    public static final String GATE_DEAD_LETTER_SINK_UID = "posting-exec-order-dead-letter-sink-v1";
 
     /**
      * The job's sinks.
@@ -55,11 +65,15 @@ public final class PostingJob {
      * @param postings effect sink: fills to post (production: {@link PostingTransactionSink})
      * @param rejected fills the rules reject, with their reason
      * @param deadLetters source records that could not be parsed or mapped
+     * @param gapBreaks execution-order gaps older than their SLA (AP15 breaks)
+     * @param gateDeadLetters fills the execution-order gate refused to hold
      */
     public record Sinks(
             Sink<TradeFill> postings,
             Sink<PostingOutcome> rejected,
-            Sink<SourceDeadLetter> deadLetters) {
+            Sink<SourceDeadLetter> deadLetters,
+            Sink<GapBreak> gapBreaks,
+            Sink<DeadLetter> gateDeadLetters) {
 
         /** Production sinks: the DynamoDB transaction sink and the dead-letter table. */
         public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
@@ -67,7 +81,10 @@ public final class PostingJob {
                     new PostingTransactionSink(settings(conf), listener),
                     DeadLetters.sink(
                             conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
-                    DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)));
+                    DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)),
+                    BreakSinks.gapBreaks(conf, GapBreaks.EXECUTION_ORDER_REASON),
+                    DeadLetters.sink(
+                            conf, DeadLetters.fromGate(ROLE, ExecutionOrderState.GATE_UID)));
         }
 
         public static Sinks dynamoDb(ReadableConfig conf) {
@@ -111,6 +128,7 @@ public final class PostingJob {
 
     /** The job's streams after {@link #build}: for tests and extra sinks. */
     public record Streams(
+            ExecutionOrder.Streams order,
             DataStream<TradeFill> postable,
             DataStream<PostingOutcome> rejected,
             DataStream<SourceDeadLetter> deadLetters) {}
@@ -129,8 +147,19 @@ public final class PostingJob {
                                 PostingState.FILL)
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
+        // execution order per account before the guard: a rejected fill still advances its account
+        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, ProjectionJob.gateConfig(conf));
+        order.gapBreaks()
+                .sinkTo(sinks.gapBreaks())
+                .uid(GAP_BREAK_SINK_UID)
+                .name("posting: execution-order gap breaks (AP15)");
+        order.deadLetters()
+                .sinkTo(sinks.gateDeadLetters())
+                .uid(GATE_DEAD_LETTER_SINK_UID)
+                .name("posting: execution-order dead letters (dead-letter table)");
         SingleOutputStreamOperator<TradeFill> postable =
-                fills.process(new PostingGuard(rules), PostingState.FILL)
+                order.ordered()
+                        .process(new PostingGuard(rules), PostingState.FILL)
                         .uid(PostingState.GUARD_UID)
                         .name(PostingState.GUARD_NAME);
 
@@ -148,7 +177,7 @@ public final class PostingJob {
                 .sinkTo(sinks.deadLetters())
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("posting: source dead letters (dead-letter table)");
-        return new Streams(postable, rejected, deadLetters);
+        return new Streams(order, postable, rejected, deadLetters);
     }
 
     /** Builds and runs. */

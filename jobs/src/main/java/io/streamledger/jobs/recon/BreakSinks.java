@@ -26,9 +26,16 @@ public final class BreakSinks {
 
     /** The gate's overdue-gap breaks (CS07) into the same table and due queue. */
     public static Sink<GapBreak> gapBreaks(ReadableConfig conf) {
+        return gapBreaks(conf, GapBreaks.REASON);
+    }
+
+    /** The same sink for a gate whose breaks carry {@code reason}. */
+    public static Sink<GapBreak> gapBreaks(ReadableConfig conf, String reason) {
         BreakRows rows = rows(conf);
         return JobOptions.<GapBreak>versionedSink(
-                        conf, BreakRows.GUARD, (g, ctx) -> rows.newBreak(GapBreaks.toBreak(g)))
+                        conf,
+                        BreakRows.GUARD,
+                        (g, ctx) -> rows.newBreak(GapBreaks.toBreak(g, reason)))
                 .build();
     }
 

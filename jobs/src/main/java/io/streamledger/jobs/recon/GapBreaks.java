@@ -13,12 +13,20 @@ public final class GapBreaks {
 
     public static final String REASON = "PROJECTION_GAP";
 
+    /** The posting job's per-account execution-order gate (CS07 applied to postings). */
+    public static final String EXECUTION_ORDER_REASON = "EXECUTION_ORDER_GAP";
+
     private GapBreaks() {}
 
     /**
      * @param tenant the tenant the source key belongs to (projection source keys start with it)
      */
     public static BreakRecord toBreak(GapBreak g) {
+        return toBreak(g, REASON);
+    }
+
+    /** The same break under the reason of the gate that raised it. */
+    public static BreakRecord toBreak(GapBreak g, String reason) {
         String sourceKey = g.getSourceKey();
         int slash = sourceKey.indexOf('/');
         String tenant = slash > 0 ? sourceKey.substring(0, slash) : sourceKey;
@@ -26,12 +34,12 @@ public final class GapBreaks {
                 tenant,
                 BreakRecord.dailyBatch(BreakRecord.Origin.PROJECTION_GAP, g.getSinceMillis()),
                 BreakRecord.id("GAP", sourceKey, "V", g.getMissingVersion()),
-                REASON,
+                reason,
                 BreakRecord.Origin.PROJECTION_GAP,
                 g.getSinceMillis(),
                 sourceKey,
                 Evidence.of()
-                        .put("reason", REASON)
+                        .put("reason", reason)
                         .put("gateBreakId", g.getBreakId())
                         .put("sourceKey", sourceKey)
                         .put("missingVersion", g.getMissingVersion())

@@ -52,7 +52,9 @@ class PostingJobITCase {
                         new PostingJob.Sinks(
                                 new CollectSink<>("posting-it-postings"),
                                 new CollectSink<>("posting-it-rejected"),
-                                new CollectSink<>("posting-it-dead")),
+                                new CollectSink<>("posting-it-dead"),
+                                new CollectSink<>("posting-it-gap-breaks"),
+                                new CollectSink<>("posting-it-gate-dead")),
                         conf)
                 .build(env);
         env.execute("posting-job-it");

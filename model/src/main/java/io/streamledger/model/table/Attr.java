@@ -84,5 +84,11 @@ public final class Attr {
     public static final String ACCOUNT = "account";
     public static final String CREATED_AT = "createdAt";
 
+    /**
+     * Per-client-account execution sequence: the counter item's value, the trade item's and the
+     * TradeExecuted payload's stamp (1 for an account's first fill; absent on older fills).
+     */
+    public static final String ACCOUNT_EXEC_SEQ = "accountExecSeq";
+
     private Attr() {}
 }

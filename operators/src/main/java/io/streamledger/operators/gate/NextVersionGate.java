@@ -57,6 +57,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     private transient Counter stale;
     private transient Counter duplicates;
     private transient Counter parkedTotal;
+    private transient Counter releasedTotal;
     private transient Counter deadLettered;
     private transient Counter gapsOpened;
     private transient Counter gapBreaks;
@@ -84,6 +85,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         stale = g.counter("stale");
         duplicates = g.counter("duplicates");
         parkedTotal = g.counter("parkedTotal");
+        releasedTotal = g.counter("released");
         deadLettered = g.counter("deadLettered");
         gapsOpened = g.counter("gapsOpened");
         gapBreaks = g.counter("gapBreaks");
@@ -203,6 +205,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             released++;
         }
         tracker.parkedChanged(-released);
+        releasedTotal.inc(released);
         gap.setParkedCount(gap.getParkedCount() - released);
 
         if (gap.getParkedCount() == 0) {

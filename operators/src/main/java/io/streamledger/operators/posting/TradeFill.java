@@ -28,6 +28,9 @@ public class TradeFill {
     private long orderVersion;
     private long ingestMillis;
 
+    /** The account's execution sequence (1 for its first fill); 0 on fills stamped before it. */
+    private long accountExecSeq;
+
     /** For Flink's POJO serializer. */
     public TradeFill() {}
 
@@ -164,11 +167,20 @@ public class TradeFill {
         this.ingestMillis = ingestMillis;
     }
 
+    public long getAccountExecSeq() {
+        return accountExecSeq;
+    }
+
+    public void setAccountExecSeq(long accountExecSeq) {
+        this.accountExecSeq = accountExecSeq;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TradeFill t
                 && executedAtMillis == t.executedAtMillis
                 && orderVersion == t.orderVersion
+                && accountExecSeq == t.accountExecSeq
                 && Objects.equals(eventId, t.eventId)
                 && Objects.equals(tenant, t.tenant)
                 && Objects.equals(tradeId, t.tradeId)

@@ -41,6 +41,15 @@ public final class TradeFills {
         }
     }
 
+    /** The inverse of {@link #toJson}: the fill a gate event carries. */
+    public static TradeFill fromJson(String json) {
+        try {
+            return JsonFields.MAPPER.readValue(json, TradeFill.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a fill: " + json, e);
+        }
+    }
+
     public static Optional<TradeFill> fromChange(ChangeRecord change) {
         if (change.operation() != Operation.INSERT || change.newImage() == null) {
             return Optional.empty();
@@ -89,6 +98,10 @@ public final class TradeFills {
                         ? number(p, "orderVersion").longValueExact()
                         : event.aggregateVersion());
         f.setIngestMillis(ingestMillis);
+        // absent on events written before the account sequence existed: posted ungated
+        if (p.containsKey(Attr.ACCOUNT_EXEC_SEQ)) {
+            f.setAccountExecSeq(number(p, Attr.ACCOUNT_EXEC_SEQ).longValueExact());
+        }
         return Optional.of(f);
     }
 

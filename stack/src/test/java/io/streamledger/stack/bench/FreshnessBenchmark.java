@@ -154,6 +154,8 @@ public final class FreshnessBenchmark {
                         new PostingJob.Sinks(
                                 new PostingTransactionSink(PostingJob.settings(postingConf)),
                                 new DiscardingSink<>(),
+                                new DiscardingSink<>(),
+                                new DiscardingSink<>(),
                                 new DiscardingSink<>()),
                         postingConf)
                 .build(env);

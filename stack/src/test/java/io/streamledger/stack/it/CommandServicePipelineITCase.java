@@ -165,7 +165,9 @@ class CommandServicePipelineITCase {
                                         PostingJob.settings(postingConf),
                                         CollectSink.listener("cs-outcomes")),
                                 new CollectSink<>("cs-outcomes"),
-                                new CollectSink<>("cs-dead-letters")),
+                                new CollectSink<>("cs-dead-letters"),
+                                new CollectSink<>("cs-gap-breaks"),
+                                new CollectSink<>("cs-gate-dead-letters")),
                         postingConf)
                 .build(env);
         Configuration projConf = stack.configReading(Tables.LEDGER);

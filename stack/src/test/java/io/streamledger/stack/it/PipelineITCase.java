@@ -367,7 +367,9 @@ class PipelineITCase {
                                         CollectSink.listener("outcomes")),
                                 // rejected fills join the outcomes, as they always have here
                                 new CollectSink<>("outcomes"),
-                                new CollectSink<>("postingDeadLetters")),
+                                new CollectSink<>("postingDeadLetters"),
+                                new CollectSink<>("postingGapBreaks"),
+                                new CollectSink<>("postingGateDeadLetters")),
                         postingConf)
                 .build(env);
 

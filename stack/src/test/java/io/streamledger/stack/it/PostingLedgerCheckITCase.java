@@ -80,7 +80,9 @@ class PostingLedgerCheckITCase {
                         new PostingJob.Sinks(
                                 new PostingTransactionSink(PostingJob.settings(postingConf)),
                                 new CollectSink<>("postingRejected"),
-                                new CollectSink<>("postingDeadLetters")),
+                                new CollectSink<>("postingDeadLetters"),
+                                new CollectSink<>("postingGapBreaks"),
+                                new CollectSink<>("postingGateDeadLetters")),
                         postingConf)
                 .build(env);
         Configuration checkConf = stack.configReading(Tables.LEDGER);

@@ -163,7 +163,9 @@ class RelayedOutboxKinesisITCase {
                                             PostingJob.settings(conf),
                                             CollectSink.listener("relayOutcomes")),
                                     new CollectSink<>("relayOutcomes"),
-                                    new CollectSink<>("relayDeadLetters")),
+                                    new CollectSink<>("relayDeadLetters"),
+                                    new CollectSink<>("relayGapBreaks"),
+                                    new CollectSink<>("relayGateDeadLetters")),
                             conf)
                     .build(env);
 
