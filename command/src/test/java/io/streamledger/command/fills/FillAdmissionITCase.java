@@ -275,4 +275,79 @@ class FillAdmissionITCase {
                         .get("trades");
         assertThat(trades).hasSize(20);
     }
+
+    /** Posts until decided: 503 ORDER_BUSY and 409 + Retry-After are "try again". */
+    private static Reply postUntilDecided(String orderId, String body) throws InterruptedException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            Reply r = f.post("/v1/orders/" + orderId + "/fills", CommandFixture.KEY_A, null, body);
+            if (r.status() == 503 || (r.status() == 409 && r.header("Retry-After") != null)) {
+                Thread.sleep(10);
+                continue;
+            }
+            return r;
+        }
+        throw new AssertionError("fill never decided");
+    }
+
+    @Test
+    void concurrentFillsOfOneAccountGetGaplessExecutionSequencesAndAReplayKeepsItsNumber()
+            throws Exception {
+        String first = newOrder("c-seq-1", "ACC-SEQ", "50");
+        String second = newOrder("c-seq-2", "ACC-SEQ", "50");
+        String other = newOrder("c-seq-3", "ACC-SEQ-OTHER", "50");
+        ExecutorService pool = Executors.newFixedThreadPool(12);
+        List<Callable<Reply>> calls = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            String orderId = i % 2 == 0 ? first : second;
+            String fillId = "seq-" + i;
+            calls.add(() -> postUntilDecided(orderId, fill(fillId, "1", "10.00")));
+        }
+        List<Long> sequences = new ArrayList<>();
+        try {
+            for (Future<Reply> fu : pool.invokeAll(calls)) {
+                Reply r = fu.get();
+                assertThat(r.status()).as(r.raw()).isEqualTo(201);
+                sequences.add(r.json().at("/trade/accountExecSeq").asLong());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // one number per fill, none skipped, none twice (CS07)
+        assertThat(sequences).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L);
+        // another account counts on its own
+        Reply alone = postUntilDecided(other, fill("seq-x", "1", "10.00"));
+        assertThat(alone.json().at("/trade/accountExecSeq").asLong()).isEqualTo(1L);
+
+        // the TradeExecuted event carries the same number as the trade
+        Reply replay = postUntilDecided(first, fill("seq-0", "1", "10.00"));
+        assertThat(replay.header("Idempotent-Replayed")).isEqualTo("true");
+        long seq = replay.json().at("/trade/accountExecSeq").asLong();
+        assertThat(seq).isEqualTo(sequences.get(0));
+        var event =
+                f.service
+                        .ddb()
+                        .getStrong(
+                                f.service.tables().context(),
+                                OutboxItems.key(
+                                        DeterministicIds.eventId(
+                                                first + ":seq-0", "TradeExecuted", 1)),
+                                new CapacityMeter());
+        assertThat(event.get(Attr.PAYLOAD).m().get(Attr.ACCOUNT_EXEC_SEQ).n())
+                .isEqualTo(Long.toString(seq));
+        // the replay assigned no new number: the next fill of the account is 13
+        Reply next = postUntilDecided(second, fill("seq-next", "1", "10.00"));
+        assertThat(next.json().at("/trade/accountExecSeq").asLong()).isEqualTo(13L);
+    }
+
+    @Test
+    void theExecutionSequenceCostsOneStrongCounterReadAndOneTransactionalCounterWrite()
+            throws Exception {
+        String orderId = newOrder("c-seq-cu", "ACC-SEQ-CU", "50");
+        postUntilDecided(orderId, fill("cu-1", "1", "10.00"));
+        JsonNode cc = postUntilDecided(orderId, fill("cu-2", "1", "10.00")).json().at("/meta/consumedCapacity");
+        // Orders base: amount-validation read 1 + order read 1 + order advance 2 (transactional)
+        // + counter read 1 + counter advance 2 (transactional) = 7 (4 without the sequence)
+        String orders = f.service.tables().orders();
+        assertThat(cc.at("/byTarget/" + orders).asDouble()).isEqualTo(7.0);
+    }
 }
