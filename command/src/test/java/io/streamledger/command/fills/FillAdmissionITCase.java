@@ -313,7 +313,8 @@ class FillAdmissionITCase {
             pool.shutdownNow();
         }
         // one number per fill, none skipped, none twice (CS07)
-        assertThat(sequences).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L);
+        assertThat(sequences)
+                .containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L);
         // another account counts on its own
         Reply alone = postUntilDecided(other, fill("seq-x", "1", "10.00"));
         assertThat(alone.json().at("/trade/accountExecSeq").asLong()).isEqualTo(1L);
@@ -344,7 +345,10 @@ class FillAdmissionITCase {
             throws Exception {
         String orderId = newOrder("c-seq-cu", "ACC-SEQ-CU", "50");
         postUntilDecided(orderId, fill("cu-1", "1", "10.00"));
-        JsonNode cc = postUntilDecided(orderId, fill("cu-2", "1", "10.00")).json().at("/meta/consumedCapacity");
+        JsonNode cc =
+                postUntilDecided(orderId, fill("cu-2", "1", "10.00"))
+                        .json()
+                        .at("/meta/consumedCapacity");
         // Orders base: amount-validation read 1 + order read 1 + order advance 2 (transactional)
         // + counter read 1 + counter advance 2 (transactional) = 7 (4 without the sequence)
         String orders = f.service.tables().orders();

@@ -2,6 +2,9 @@ package io.streamledger.jobs.posting;
 
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.jobs.recon.BreakSinks;
+import io.streamledger.jobs.recon.GapBreaks;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -14,9 +17,6 @@ import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
-import io.streamledger.jobs.projection.ProjectionJob;
-import io.streamledger.jobs.recon.BreakSinks;
-import io.streamledger.jobs.recon.GapBreaks;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.posting.ExecutionOrder;
@@ -44,10 +44,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's stream
  * (or the relay's Kinesis stream) → parse → per-account execution order ({@link ExecutionOrder},
- * CS07) → guard (rules reject with a named reason) → keyed by
- * {@link PostingLane} → the transaction sink (one balanced ledger transaction, inbox receipt and
- * authority update per fill, in one DynamoDB transaction). Source and every sink are arguments;
- * {@link #main} wires the production ones.
+ * CS07) → guard (rules reject with a named reason) → keyed by {@link PostingLane} → the transaction
+ * sink (one balanced ledger transaction, inbox receipt and authority update per fill, in one
+ * DynamoDB transaction). Source and every sink are arguments; {@link #main} wires the production
+ * ones.
  */
 public final class PostingJob {
 

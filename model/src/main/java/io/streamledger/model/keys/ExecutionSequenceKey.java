@@ -3,10 +3,11 @@ package io.streamledger.model.keys;
 import java.util.List;
 
 /**
- * The client account's execution-sequence counter (CS07 applied to postings): {@code TEN#t#ACCT#a
- * / SEQ#EXEC} in the Orders table, advanced by one in every fill transaction (CS04) so each
- * TradeExecuted carries the account's gapless {@link io.streamledger.model.table.Attr#ACCOUNT_EXEC_SEQ}.
- * The seed's key table has no row for it; it reuses the account partition grammar of IDX02/IDX11.
+ * The client account's execution-sequence counter (CS07 applied to postings): {@code TEN#t#ACCT#a /
+ * SEQ#EXEC} in the Orders table, advanced by one in every fill transaction (CS04) so each
+ * TradeExecuted carries the account's gapless {@link
+ * io.streamledger.model.table.Attr#ACCOUNT_EXEC_SEQ}. The seed's key table has no row for it; it
+ * reuses the account partition grammar of IDX02/IDX11.
  *
  * @param tenant {@code t}
  * @param account {@code a}

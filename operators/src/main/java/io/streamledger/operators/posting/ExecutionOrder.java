@@ -1,11 +1,11 @@
 package io.streamledger.operators.posting;
 
+import io.streamledger.operators.gate.DeadLetter;
+import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.gate.GateConfig;
 import io.streamledger.operators.gate.GateEvent;
-import io.streamledger.operators.gate.GateStreams;
 import io.streamledger.operators.gate.GateState;
-import io.streamledger.operators.gate.GapBreak;
-import io.streamledger.operators.gate.DeadLetter;
+import io.streamledger.operators.gate.GateStreams;
 import io.streamledger.operators.gate.NextVersionGate;
 import io.streamledger.operators.gate.NextVersionGateOperator;
 import io.streamledger.operators.gate.SourceKeySelector;

@@ -1,8 +1,8 @@
 package io.streamledger.operators.posting;
 
+import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.gate.GateState;
 import io.streamledger.operators.gate.OpenGap;
-import io.streamledger.operators.gate.GateEvent;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

@@ -180,8 +180,7 @@ class ExecutionOrderTest {
     }
 
     @Test
-    void aGapOlderThanItsSlaIsABreakAndTheAccountStaysParkedUntilTheFillArrives()
-            throws Exception {
+    void aGapOlderThanItsSlaIsABreakAndTheAccountStaysParkedUntilTheFillArrives() throws Exception {
         h = gate(CONFIG, null);
         send(fill("A1", 2, "BUY", "1"));
         h.setProcessingTime(SLA);
