@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,10 +82,77 @@ final class CommandServiceInput {
      * clients, and stops the service again.
      */
     static Result submit(LocalStack stack, Workload w, int threads) throws Exception {
+        List<String> tenants = w.orders.stream().map(Workload.Order::tenant).toList();
+        return run(
+                stack,
+                tenants,
+                threads,
+                input ->
+                        w.orders.stream()
+                                .<Callable<Void>>map(
+                                        o ->
+                                                () -> {
+                                                    input.placeAndFill(o);
+                                                    return null;
+                                                })
+                                .toList());
+    }
+
+    /**
+     * Like {@link #submit}, but one client per account: each account's deposit (a CS-route ledger
+     * transaction from {@code SYS-BANK}), then its orders one after another in list order, so the
+     * account's execution order is the list order whatever the other accounts do.
+     *
+     * @param deposits {@code tenant/account} → USD amount credited before the account's orders
+     */
+    static Result submitInAccountOrder(
+            LocalStack stack,
+            List<Workload.Order> orders,
+            Map<String, BigDecimal> deposits,
+            int threads)
+            throws Exception {
+        Map<String, List<Workload.Order>> byAccount = new java.util.LinkedHashMap<>();
+        for (Workload.Order o : orders) {
+            byAccount
+                    .computeIfAbsent(o.tenant() + "/" + o.account(), k -> new ArrayList<>())
+                    .add(o);
+        }
+        List<String> tenants = orders.stream().map(Workload.Order::tenant).toList();
+        return run(
+                stack,
+                tenants,
+                threads,
+                input ->
+                        byAccount.entrySet().stream()
+                                .<Callable<Void>>map(
+                                        e ->
+                                                () -> {
+                                                    Workload.Order first = e.getValue().get(0);
+                                                    BigDecimal amount = deposits.get(e.getKey());
+                                                    if (amount != null) {
+                                                        input.deposit(
+                                                                first.tenant(),
+                                                                first.account(),
+                                                                amount);
+                                                    }
+                                                    for (Workload.Order o : e.getValue()) {
+                                                        input.placeAndFill(o);
+                                                    }
+                                                    return null;
+                                                })
+                                .toList());
+    }
+
+    private static Result run(
+            LocalStack stack,
+            List<String> tenants,
+            int threads,
+            java.util.function.Function<CommandServiceInput, List<Callable<Void>>> tasks)
+            throws Exception {
         Map<String, String> keys = new TreeMap<>();
         ApiKeyAuthenticator.Builder auth = ApiKeyAuthenticator.builder();
-        for (Workload.Order o : w.orders) {
-            keys.computeIfAbsent(o.tenant(), t -> "key-" + t + "-" + UUID.randomUUID());
+        for (String tenant : tenants) {
+            keys.computeIfAbsent(tenant, t -> "key-" + t + "-" + UUID.randomUUID());
         }
         keys.forEach(auth::key);
         CommandService service =
@@ -103,13 +171,8 @@ final class CommandServiceInput {
             CommandServiceInput input = new CommandServiceInput(http.port(), keys, web);
             long started = System.nanoTime();
             List<Future<?>> done = new ArrayList<>();
-            for (Workload.Order o : w.orders) {
-                done.add(
-                        clients.submit(
-                                () -> {
-                                    input.placeAndFill(o);
-                                    return null;
-                                }));
+            for (Callable<Void> task : tasks.apply(input)) {
+                done.add(clients.submit(task));
             }
             for (Future<?> f : done) {
                 try {
@@ -133,6 +196,22 @@ final class CommandServiceInput {
             http.close();
             httpExecutor.shutdownNow();
         }
+    }
+
+    /** POST /v1/ledger/transactions: {@code amount} USD from SYS-BANK to the account. */
+    private void deposit(String tenant, String account, BigDecimal amount) throws Exception {
+        ObjectNode txn = JSON.createObjectNode();
+        txn.put("sourceId", "dep-" + account);
+        var postings = txn.putArray("postings");
+        ObjectNode bank = postings.addObject();
+        bank.put("accountId", "SYS-BANK");
+        bank.put("currency", "USD");
+        bank.put("amount", amount.negate().toPlainString());
+        ObjectNode client = postings.addObject();
+        client.put("accountId", account);
+        client.put("currency", "USD");
+        client.put("amount", amount.toPlainString());
+        post(tenant, "/v1/ledger/transactions", null, txn);
     }
 
     /** POST /v1/orders, then POST /v1/orders/{id}/fills for each fill in order. */
