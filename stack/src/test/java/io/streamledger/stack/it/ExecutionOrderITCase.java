@@ -63,7 +63,7 @@ class ExecutionOrderITCase {
     private static final int TENANTS = 2;
     private static final int ACCOUNTS_PER_TENANT = 8;
     private static final Duration CONVERGE =
-            Duration.ofSeconds(Long.getLong("streamledger.it.execOrder.timeoutSeconds", 150));
+            Duration.ofSeconds(Long.getLong("streamledger.it.execOrder.timeoutSeconds", 240));
 
     private static final Duration LEDGER_CHECK_SLA = Duration.ofSeconds(60);
 
@@ -118,6 +118,10 @@ class ExecutionOrderITCase {
             runAndVerify(
                     w,
                     conf -> {
+                        // a 2,000-fill catch-up over 64 shards read at different paces keeps an
+                        // account's gaps open longer than the 60 s default (seen: ~100 fills parked
+                        // per account, every account broken); the SLA must cover the shard skew
+                        conf.set(JobOptions.GATE_GAP_SLA, Duration.ofMinutes(10));
                         conf.set(JobOptions.TRANSPORT, JobOptions.TransportKind.KINESIS);
                         conf.set(JobOptions.STREAM_ARN, arn);
                         conf.set(JobOptions.KINESIS_ENDPOINT, kinesis.endpoint().toString());
