@@ -73,7 +73,9 @@ class DeadLetterRepositoryITCase {
         assertThat(all).extracting(DeadLetterView::reason).containsExactlyInAnyOrder(reasons);
         assertThat(all).allSatisfy(v -> assertThat(v.tenant()).isEqualTo("t1"));
         assertThat(pages).isGreaterThanOrEqualTo(reasons.length / 3);
-        assertThat(repo.list("t1", "posting", DeadLetterReason.LATE_RECORD, null, null, null).items())
+        assertThat(
+                        repo.list("t1", "posting", DeadLetterReason.LATE_RECORD, null, null, null)
+                                .items())
                 .extracting(DeadLetterView::origin)
                 .containsExactly("o" + DeadLetterReason.LATE_RECORD.ordinal());
     }
@@ -96,7 +98,8 @@ class DeadLetterRepositoryITCase {
     void aRepeatAfterARestartCountsAttemptsOnTheSameEntry() {
         DeadLetterEntry e =
                 stack.put("t1", "posting", DeadLetterReason.UNPARSEABLE_RECORD, "s/1/42", T0);
-        stack.put("t1", "posting", DeadLetterReason.UNPARSEABLE_RECORD, "s/1/42", T0.plusSeconds(60));
+        stack.put(
+                "t1", "posting", DeadLetterReason.UNPARSEABLE_RECORD, "s/1/42", T0.plusSeconds(60));
 
         DeadLetterView v = repo.show("t1", ref(e)).orElseThrow();
         assertThat(v.attempts()).isEqualTo(2);
@@ -141,9 +144,7 @@ class DeadLetterRepositoryITCase {
                                 1,
                                 "test fill, never real"));
         assertThat(inOpenQueue("t1", e)).isFalse();
-        assertThat(
-                        repo.list("t1", "posting", null, DeadLetterStatus.DISCARDED, null, null)
-                                .items())
+        assertThat(repo.list("t1", "posting", null, DeadLetterStatus.DISCARDED, null, null).items())
                 .hasSize(1);
         assertThat(repo.replay("t1", ref(e), null, "ops:bob", null).outcome())
                 .isEqualTo(DeadLetterRepository.Outcome.CONFLICT);
@@ -169,7 +170,9 @@ class DeadLetterRepositoryITCase {
         for (int shard = 0; shard < DeadLetterStatusKey.SHARDS; shard++) {
             String pk =
                     DeadLetterStatusKey.PK.build(
-                            tenant, "OPEN", io.streamledger.model.keys.KeyFields.shard("shard", shard));
+                            tenant,
+                            "OPEN",
+                            io.streamledger.model.keys.KeyFields.shard("shard", shard));
             List<Map<String, AttributeValue>> items =
                     stack.ddb
                             .query(
