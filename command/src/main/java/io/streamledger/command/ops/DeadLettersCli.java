@@ -1,13 +1,11 @@
 package io.streamledger.command.ops;
 
-import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
-import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -15,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -44,22 +43,7 @@ public final class DeadLettersCli {
 
     @Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(
-            names = "--endpoint",
-            description = "DynamoDB endpoint override, e.g. http://127.0.0.1:8000")
-    String endpoint;
-
-    @Option(names = "--region", defaultValue = "us-east-1")
-    String region;
-
-    @Option(names = "--table-prefix", defaultValue = "")
-    String prefix;
-
-    @Option(names = "--access-key", description = "BASIC credentials (else the SDK default chain)")
-    String accessKey;
-
-    @Option(names = "--secret-key")
-    String secretKey;
+    @Mixin OpsConnection connection;
 
     @Option(names = "--tenant", required = true, scope = CommandLine.ScopeType.INHERIT)
     String tenant;
@@ -98,17 +82,12 @@ public final class DeadLettersCli {
     }
 
     DynamoDbClient client() {
-        DynamoDbClientConfig.Builder b =
-                DynamoDbClientConfig.builder().region(region).endpointOverride(endpoint);
-        if (accessKey != null) {
-            b.staticCredentials(accessKey, secretKey);
-        }
-        return b.build().buildSyncClient();
+        return connection.client();
     }
 
     DeadLetterRepository repo(DynamoDbClient ddb) {
         return new DeadLetterRepository(
-                ddb, new TableNaming(prefix).physicalName(Tables.DEAD_LETTER), Clock.systemUTC());
+                ddb, connection.table(Tables.DEAD_LETTER), Clock.systemUTC());
     }
 
     PrintWriter out() {
