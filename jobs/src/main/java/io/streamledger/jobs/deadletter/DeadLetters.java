@@ -1,6 +1,7 @@
 package io.streamledger.jobs.deadletter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.change.JsonFields;
@@ -9,11 +10,11 @@ import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GateEvent;
-import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.sinks.deadletter.DeadLetterConverter;
 import io.streamledger.sinks.deadletter.DeadLetterEntry;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
+import java.time.Duration;
 import java.time.Instant;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
@@ -21,8 +22,9 @@ import org.apache.flink.configuration.ReadableConfig;
 /**
  * Every kind of record a job sets aside, mapped onto the one durable dead-letter entry (CS08), and
  * the production sink that writes them: source dead letters, gate dead letters, rejected fills and
- * late reconciliation records. The entry id is a function of job + source position (or event id),
- * so a record replayed after a restart lands on its existing entry.
+ * late reconciliation records (rejected fills: PostingRejections). The entry id is a function of
+ * job + source position (or event id), so a record replayed after a restart lands on its existing
+ * entry.
  */
 public final class DeadLetters {
 
@@ -33,6 +35,14 @@ public final class DeadLetters {
     static final long BACKOFF_MAX_MILLIS = 5_000;
 
     private DeadLetters() {}
+
+    /** The retry budget of one dead-letter write (throttles/5xx). */
+    public static RetryPolicy retryPolicy() {
+        return RetryPolicy.halfJitter(
+                MAX_ATTEMPTS,
+                Duration.ofMillis(BACKOFF_BASE_MILLIS),
+                Duration.ofMillis(BACKOFF_MAX_MILLIS));
+    }
 
     /** The DynamoDB dead-letter sink of {@code conf}'s table, client and prefix. */
     public static <T> Sink<T> sink(ReadableConfig conf, DeadLetterConverter<T> converter) {
@@ -95,25 +105,6 @@ public final class DeadLetters {
                     e == null ? 0 : Math.max(0, e.getVersion()),
                     d.getAtMillis());
         };
-    }
-
-    /** Fills the posting rules rejected with a named reason (AP10); nothing was written. */
-    public static DeadLetterConverter<PostingOutcome> fromRejectedFill(
-            String job, String operator) {
-        return o ->
-                new DeadLetterEntry(
-                        o.getTenant(),
-                        job,
-                        operator,
-                        DeadLetterReason.REJECTED_FILL,
-                        o.getReason(),
-                        o.getPayload(),
-                        "json",
-                        "event:" + o.getEventId(),
-                        null,
-                        o.getAccountId() == null ? null : "Account#" + o.getAccountId(),
-                        0,
-                        o.getAtMillis());
     }
 
     /** Reconciliation records later than their window's allowed lateness (AP14). */

@@ -2,6 +2,7 @@ package io.streamledger.jobs.posting;
 
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -22,6 +23,8 @@ import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
 import io.streamledger.sinks.posting.PostingOutcomeListener;
+import io.streamledger.sinks.posting.PostingRejectionSink;
+import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.util.Optional;
@@ -53,7 +56,7 @@ public final class PostingJob {
      * The job's sinks.
      *
      * @param postings effect sink: fills to post (production: {@link PostingTransactionSink})
-     * @param rejected fills the rules reject, with their reason
+     * @param rejected fills the rules reject, with their reason (production: dead letter + break)
      * @param deadLetters source records that could not be parsed or mapped
      */
     public record Sinks(
@@ -65,8 +68,11 @@ public final class PostingJob {
         public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
             return new Sinks(
                     new PostingTransactionSink(settings(conf), listener),
-                    DeadLetters.sink(
-                            conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
+                    new PostingRejectionSink(
+                            JobOptions.dynamoDbClient(conf),
+                            rejections(conf),
+                            PostingState.GUARD_UID,
+                            DeadLetters.retryPolicy()),
                     DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)));
         }
 
@@ -106,7 +112,14 @@ public final class PostingJob {
                 conf.get(JobOptions.POSTING_MAX_ATTEMPTS),
                 conf.get(JobOptions.POSTING_BACKOFF_BASE),
                 conf.get(JobOptions.POSTING_BACKOFF_MAX),
-                conf.get(JobOptions.POSTING_RECEIPT_RETENTION));
+                conf.get(JobOptions.POSTING_RECEIPT_RETENTION),
+                conf.get(JobOptions.POSTING_MONTH_LIMIT),
+                rejections(conf));
+    }
+
+    /** Where rejected and quarantined fills go: the dead-letter table and the break table. */
+    public static PostingRejections rejections(ReadableConfig conf) {
+        return new PostingRejections(ROLE, DeadLetters.table(conf), BreakSinks.rows(conf).writes());
     }
 
     /** The job's streams after {@link #build}: for tests and extra sinks. */
