@@ -1,7 +1,6 @@
 package io.streamledger.jobs.deadletter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.change.JsonFields;
@@ -14,7 +13,6 @@ import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.sinks.deadletter.DeadLetterConverter;
 import io.streamledger.sinks.deadletter.DeadLetterEntry;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
-import java.time.Duration;
 import java.time.Instant;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
@@ -29,20 +27,12 @@ import org.apache.flink.configuration.ReadableConfig;
 public final class DeadLetters {
 
     /** Write attempts per entry on throttles/5xx (the SDK's own retries come on top). */
-    static final int MAX_ATTEMPTS = 10;
+    public static final int MAX_ATTEMPTS = 10;
 
-    static final long BACKOFF_BASE_MILLIS = 50;
-    static final long BACKOFF_MAX_MILLIS = 5_000;
+    public static final long BACKOFF_BASE_MILLIS = 50;
+    public static final long BACKOFF_MAX_MILLIS = 5_000;
 
     private DeadLetters() {}
-
-    /** The retry budget of one dead-letter write (throttles/5xx). */
-    public static RetryPolicy retryPolicy() {
-        return RetryPolicy.halfJitter(
-                MAX_ATTEMPTS,
-                Duration.ofMillis(BACKOFF_BASE_MILLIS),
-                Duration.ofMillis(BACKOFF_MAX_MILLIS));
-    }
 
     /** The DynamoDB dead-letter sink of {@code conf}'s table, client and prefix. */
     public static <T> Sink<T> sink(ReadableConfig conf, DeadLetterConverter<T> converter) {

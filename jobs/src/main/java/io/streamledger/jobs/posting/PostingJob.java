@@ -27,6 +27,7 @@ import io.streamledger.sinks.posting.PostingRejectionSink;
 import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -72,7 +73,9 @@ public final class PostingJob {
                             JobOptions.dynamoDbClient(conf),
                             rejections(conf),
                             PostingState.GUARD_UID,
-                            DeadLetters.retryPolicy()),
+                            DeadLetters.MAX_ATTEMPTS,
+                            Duration.ofMillis(DeadLetters.BACKOFF_BASE_MILLIS),
+                            Duration.ofMillis(DeadLetters.BACKOFF_MAX_MILLIS)),
                     DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)));
         }
 

@@ -112,27 +112,6 @@ public record PostingTransactionPlan(
     }
 
     /**
-     * {@link #build(TradeFill, PostingPlan, Map, ReceiptPolicy, Instant, PostingSizer, long)} at
-     * the ledger's own limit.
-     */
-    public static PostingTransactionPlan build(
-            TradeFill fill,
-            PostingPlan plan,
-            Map<String, PostingSequence.Counter> counters,
-            ReceiptPolicy receipts,
-            Instant recordedAt,
-            PostingSizer sizer) {
-        return build(
-                fill,
-                plan,
-                counters,
-                receipts,
-                recordedAt,
-                sizer,
-                PostingSequence.MAX_POSTINGS_PER_MONTH);
-    }
-
-    /**
      * Plans the transaction of {@code fill}.
      *
      * @param counters the current counter of every account of {@link #accounts}

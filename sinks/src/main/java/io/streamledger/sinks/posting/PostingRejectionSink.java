@@ -6,6 +6,7 @@ import io.streamledger.aws.retry.Retrying;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -30,20 +31,27 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
     private final DynamoDbClientConfig client;
     private final PostingRejections rejections;
     private final String operator;
-    private final RetryPolicy retries;
+    private final int maxAttempts;
+    private final Duration backoffBase;
+    private final Duration backoffMax;
 
     /**
      * @param operator uid of the operator that rejected the fills
+     * @param maxAttempts write attempts per item on throttles/5xx (SDK retries come on top)
      */
     public PostingRejectionSink(
             DynamoDbClientConfig client,
             PostingRejections rejections,
             String operator,
-            RetryPolicy retries) {
+            int maxAttempts,
+            Duration backoffBase,
+            Duration backoffMax) {
         this.client = client;
         this.rejections = rejections;
         this.operator = operator;
-        this.retries = retries;
+        this.maxAttempts = maxAttempts;
+        this.backoffBase = backoffBase;
+        this.backoffMax = backoffMax;
     }
 
     @Override
@@ -59,7 +67,8 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
 
     private final class Writer implements SinkWriter<PostingOutcome> {
         private final DynamoDbClient ddb = client.buildSyncClient();
-        private final Retrying retrying = new Retrying(retries);
+        private final Retrying retrying =
+                new Retrying(RetryPolicy.halfJitter(maxAttempts, backoffBase, backoffMax));
         private final MetricGroup group;
         private final Counter written;
         private final Counter repeats;
