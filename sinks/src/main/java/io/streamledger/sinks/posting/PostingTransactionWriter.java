@@ -280,14 +280,13 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             case RETRY -> {}
         }
         if (n >= settings.maxAttempts()) {
-            // RETRY and COUNTER_CONFLICT are never FATAL: the policy quarantines
-            if (RecordFailurePolicy.afterRetries(
-                            verdict == PostingErrors.Verdict.RETRY
-                                    ? ErrorClass.RETRYABLE
-                                    : ErrorClass.CONDITION_FAILED)
-                    == RecordFailurePolicy.Action.QUARANTINE) {
-                return quarantine(fill, plan.txnId(), t, n);
-            }
+            ErrorClass last =
+                    verdict == PostingErrors.Verdict.RETRY
+                            ? ErrorClass.RETRYABLE
+                            : ErrorClass.CONDITION_FAILED;
+            return RecordFailurePolicy.afterRetries(last) == RecordFailurePolicy.Action.QUARANTINE
+                    ? quarantine(fill, plan.txnId(), t, n)
+                    : CompletableFuture.failedFuture(t);
         }
         retries.inc();
         long delay = backoff.delayMillis(n);
