@@ -1,10 +1,10 @@
 package io.streamledger.stack;
 
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
-import io.streamledger.sinks.deadletter.DeadLetterItems;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

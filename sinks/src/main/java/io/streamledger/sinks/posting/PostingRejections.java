@@ -1,5 +1,7 @@
 package io.streamledger.sinks.posting;
 
+import io.streamledger.aws.deadletter.DeadLetterEntry;
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.aws.retry.Retrying;
@@ -10,8 +12,6 @@ import io.streamledger.operators.posting.TradeFills;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.operators.recon.Evidence;
 import io.streamledger.sinks.breaks.BreakWrites;
-import io.streamledger.sinks.deadletter.DeadLetterEntry;
-import io.streamledger.sinks.deadletter.DeadLetterItems;
 import java.io.Serializable;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

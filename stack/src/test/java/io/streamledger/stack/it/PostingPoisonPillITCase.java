@@ -2,6 +2,7 @@ package io.streamledger.stack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.config.TableProvisioner;
@@ -17,7 +18,6 @@ import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
-import io.streamledger.sinks.deadletter.DeadLetterItems;
 import io.streamledger.sinks.posting.PostingRejections;
 import java.time.Duration;
 import java.time.Instant;
