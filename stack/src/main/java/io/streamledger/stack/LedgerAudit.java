@@ -1,6 +1,8 @@
 package io.streamledger.stack;
 
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.items.BreakItems;
+import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -36,7 +38,9 @@ final class LedgerAudit {
             long authoritiesNotEqualToPostings,
             long orders,
             long trades,
-            Map<String, Long> breaksByReason) {
+            Map<String, Long> breaksByReason,
+            Map<String, Long> deadLettersByReason,
+            Map<String, Long> rejectedByReason) {
 
         boolean viewMatchesAuthority() {
             return authorities == portfolioRows && portfolioRowsBehind == 0;
@@ -122,6 +126,19 @@ final class LedgerAudit {
                         Long::sum);
             }
         }
+        Map<String, Long> deadLetters = new java.util.TreeMap<>();
+        Map<String, Long> rejected = new java.util.TreeMap<>();
+        for (var item : scan(services.table(Tables.DEAD_LETTER))) {
+            AttributeValue type = item.get(Attr.ENTITY_TYPE);
+            if (type == null || !DeadLetterItems.ENTITY.equals(type.s())) {
+                continue;
+            }
+            String reason = item.get(DeadLetterItems.A_REASON).s();
+            deadLetters.merge(reason, 1L, Long::sum);
+            if (DeadLetterReason.REJECTED_FILL.name().equals(reason)) {
+                rejected.merge(rejectionCode(item), 1L, Long::sum);
+            }
+        }
         return new Result(
                 sums.size(),
                 unbalanced,
@@ -134,7 +151,17 @@ final class LedgerAudit {
                 notEqual,
                 orders,
                 trades,
-                breaks);
+                breaks,
+                deadLetters,
+                rejected);
+    }
+
+    /** The named rule of a rejected record: its detail reads {@code CODE: message}. */
+    private static String rejectionCode(Map<String, AttributeValue> item) {
+        AttributeValue d = item.get(DeadLetterItems.A_DETAIL);
+        String detail = d == null ? "" : d.s();
+        int colon = detail.indexOf(':');
+        return colon > 0 ? detail.substring(0, colon) : detail.isEmpty() ? "?" : detail;
     }
 
     /** Inbox receipts only (cheap enough to poll while draining). */

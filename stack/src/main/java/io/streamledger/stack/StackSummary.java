@@ -44,6 +44,11 @@ record StackSummary(
                     WorkloadGenerator.ROUTE_FILL, List.of("AMP03", "AMP12"),
                     WorkloadGenerator.ROUTE_LEDGER, List.of("AMP07"));
 
+    /** {@code {A=1, B=2}}, or {@code 0} when there are none. */
+    static String byReason(Map<String, Long> counts) {
+        return counts.isEmpty() ? "0" : counts.toString();
+    }
+
     static StackSummary collect(
             WorkloadGenerator g,
             StackCluster cluster,
@@ -233,6 +238,11 @@ record StackSummary(
         b.append('\n');
         b.append("breaks by origin/reason (AP15 rows in the Reconciliation table): ")
                 .append(audit.breaksByReason().isEmpty() ? "none" : audit.breaksByReason())
+                .append('\n');
+        b.append("dead letters by reason (DeadLetter table): ")
+                .append(byReason(audit.deadLettersByReason()))
+                .append("; rejected records by reason: ")
+                .append(byReason(audit.rejectedByReason()))
                 .append('\n');
         b.append("tables:\n");
         b.append(

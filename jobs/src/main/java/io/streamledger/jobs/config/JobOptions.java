@@ -262,6 +262,17 @@ public final class JobOptions {
                                     + " latency fills/s). Changing it re-maps clients to house"
                                     + " shards (balances are sums over shards either way).");
 
+    public static final ConfigOption<Long> POSTING_MONTH_LIMIT =
+            ConfigOptions.key("streamledger.posting.month-limit")
+                    .longType()
+                    .defaultValue(
+                            io.streamledger.model.ledger.PostingSequence.MAX_POSTINGS_PER_MONTH)
+                    .withDescription(
+                            "Postings admitted per account-month (at most the ledger's own"
+                                    + " limit); a fill beyond it is rejected with"
+                                    + " LEDGER_MONTH_LIMIT, dead-lettered and broken, and the job"
+                                    + " goes on.");
+
     public static final ConfigOption<Duration> POSTING_RECEIPT_RETENTION =
             ConfigOptions.key("streamledger.posting.receipt-retention")
                     .durationType()

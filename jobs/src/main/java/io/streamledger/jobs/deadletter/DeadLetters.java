@@ -10,7 +10,6 @@ import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GateEvent;
-import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.sinks.deadletter.DeadLetterConverter;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
@@ -21,16 +20,17 @@ import org.apache.flink.configuration.ReadableConfig;
 /**
  * Every kind of record a job sets aside, mapped onto the one durable dead-letter entry (CS08), and
  * the production sink that writes them: source dead letters, gate dead letters, rejected fills and
- * late reconciliation records. The entry id is a function of job + source position (or event id),
- * so a record replayed after a restart lands on its existing entry.
+ * late reconciliation records (rejected fills: PostingRejections). The entry id is a function of
+ * job + source position (or event id), so a record replayed after a restart lands on its existing
+ * entry.
  */
 public final class DeadLetters {
 
     /** Write attempts per entry on throttles/5xx (the SDK's own retries come on top). */
-    static final int MAX_ATTEMPTS = 10;
+    public static final int MAX_ATTEMPTS = 10;
 
-    static final long BACKOFF_BASE_MILLIS = 50;
-    static final long BACKOFF_MAX_MILLIS = 5_000;
+    public static final long BACKOFF_BASE_MILLIS = 50;
+    public static final long BACKOFF_MAX_MILLIS = 5_000;
 
     private DeadLetters() {}
 
@@ -95,25 +95,6 @@ public final class DeadLetters {
                     e == null ? 0 : Math.max(0, e.getVersion()),
                     d.getAtMillis());
         };
-    }
-
-    /** Fills the posting rules rejected with a named reason (AP10); nothing was written. */
-    public static DeadLetterConverter<PostingOutcome> fromRejectedFill(
-            String job, String operator) {
-        return o ->
-                new DeadLetterEntry(
-                        o.getTenant(),
-                        job,
-                        operator,
-                        DeadLetterReason.REJECTED_FILL,
-                        o.getReason(),
-                        o.getPayload(),
-                        "json",
-                        "event:" + o.getEventId(),
-                        null,
-                        o.getAccountId() == null ? null : "Account#" + o.getAccountId(),
-                        0,
-                        o.getAtMillis());
     }
 
     /** Reconciliation records later than their window's allowed lateness (AP14). */

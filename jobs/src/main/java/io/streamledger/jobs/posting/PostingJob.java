@@ -29,8 +29,11 @@ import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
 import io.streamledger.sinks.posting.PostingOutcomeListener;
+import io.streamledger.sinks.posting.PostingRejectionSink;
+import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -63,7 +66,7 @@ public final class PostingJob {
      * The job's sinks.
      *
      * @param postings effect sink: fills to post (production: {@link PostingTransactionSink})
-     * @param rejected fills the rules reject, with their reason
+     * @param rejected fills the rules reject, with their reason (production: dead letter + break)
      * @param deadLetters source records that could not be parsed or mapped
      * @param gapBreaks execution-order gaps older than their SLA (AP15 breaks)
      * @param gateDeadLetters fills the execution-order gate refused to hold
@@ -79,8 +82,13 @@ public final class PostingJob {
         public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
             return new Sinks(
                     new PostingTransactionSink(settings(conf), listener),
-                    DeadLetters.sink(
-                            conf, DeadLetters.fromRejectedFill(ROLE, PostingState.GUARD_UID)),
+                    new PostingRejectionSink(
+                            JobOptions.dynamoDbClient(conf),
+                            rejections(conf),
+                            PostingState.GUARD_UID,
+                            DeadLetters.MAX_ATTEMPTS,
+                            Duration.ofMillis(DeadLetters.BACKOFF_BASE_MILLIS),
+                            Duration.ofMillis(DeadLetters.BACKOFF_MAX_MILLIS)),
                     DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)),
                     BreakSinks.gapBreaks(conf, GapBreaks.EXECUTION_ORDER_REASON),
                     DeadLetters.sink(
@@ -123,7 +131,14 @@ public final class PostingJob {
                 conf.get(JobOptions.POSTING_MAX_ATTEMPTS),
                 conf.get(JobOptions.POSTING_BACKOFF_BASE),
                 conf.get(JobOptions.POSTING_BACKOFF_MAX),
-                conf.get(JobOptions.POSTING_RECEIPT_RETENTION));
+                conf.get(JobOptions.POSTING_RECEIPT_RETENTION),
+                conf.get(JobOptions.POSTING_MONTH_LIMIT),
+                rejections(conf));
+    }
+
+    /** Where rejected and quarantined fills go: the dead-letter table and the break table. */
+    public static PostingRejections rejections(ReadableConfig conf) {
+        return new PostingRejections(ROLE, DeadLetters.table(conf), BreakSinks.rows(conf).writes());
     }
 
     /** The job's streams after {@link #build}: for tests and extra sinks. */

@@ -3,11 +3,11 @@ package io.streamledger.jobs.recon;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.recon.BreakRecord;
+import io.streamledger.sinks.breaks.BreakWrites;
 import io.streamledger.sinks.versioned.VersionedWrite;
 import io.streamledger.sinks.versioned.WriteGuard;
 import java.io.Serializable;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * A detected AP15 break as the create-once write of its {@link BreakItems} item (IDX14 base item +
@@ -20,9 +20,7 @@ public final class BreakRows implements Serializable {
     /** Create-once: the first write of a deterministic id wins, repeats are counted no-ops. */
     public static final WriteGuard GUARD = WriteGuard.createOnce(Attr.PK, Attr.VERSION);
 
-    private final String table;
-    private final String owner;
-    private final long dueAfterMillis;
+    private final BreakWrites writes;
 
     /**
      * @param table physical Reconciliation table
@@ -30,34 +28,24 @@ public final class BreakRows implements Serializable {
      * @param dueAfter time from detection to due
      */
     public BreakRows(String table, String owner, Duration dueAfter) {
-        this.table = table;
-        this.owner = owner;
-        this.dueAfterMillis = dueAfter.toMillis();
+        this.writes = new BreakWrites(table, owner, dueAfter);
     }
 
     public String table() {
-        return table;
+        return writes.table();
+    }
+
+    /** The same table, owner and due delay as a direct create-once writer. */
+    public BreakWrites writes() {
+        return writes;
     }
 
     /** The create-once write of a new OPEN break at version 1. */
     public VersionedWrite newBreak(BreakRecord b) {
-        Instant detected = Instant.ofEpochMilli(b.getDetectedAtMillis());
-        BreakItems.NewBreak item =
-                new BreakItems.NewBreak(
-                        b.getTenant(),
-                        b.getBatchId(),
-                        b.getBreakId(),
-                        b.getReason(),
-                        b.getOrigin().name(),
-                        b.getSubject(),
-                        owner,
-                        detected,
-                        detected.plusMillis(dueAfterMillis),
-                        b.getEvidence());
         return VersionedWrite.of(
-                table,
+                writes.table(),
                 BreakItems.key(b.getTenant(), b.getBatchId(), b.getBreakId()),
-                BreakItems.attributes(item),
+                BreakItems.attributes(writes.newBreak(b)),
                 1L);
     }
 }

@@ -1,5 +1,6 @@
 package io.streamledger.local.fault;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.local.spi.ApiException;
 import java.util.Collection;
 import java.util.List;
@@ -41,6 +42,17 @@ public final class FaultInjector {
      */
     public void beforeRequest(
             String operation, Collection<String> tables, boolean perItemThrottle) {
+        beforeRequest(operation, tables, perItemThrottle, null);
+    }
+
+    /**
+     * {@link #beforeRequest(String, Collection, boolean)} for rules filtered on the request text.
+     */
+    public void beforeRequest(
+            String operation,
+            Collection<String> tables,
+            boolean perItemThrottle,
+            @Nullable JsonNode request) {
         if (rules.isEmpty()) {
             return;
         }
@@ -49,7 +61,7 @@ public final class FaultInjector {
                     || r.kind() == FaultKind.TRANSACTION_CONFLICT) {
                 continue;
             }
-            if (!matchesAny(r, operation, tables) || !r.fire()) {
+            if (!matchesAny(r, operation, tables) || !r.matchesBody(request) || !r.fire()) {
                 continue;
             }
             switch (r.kind()) {

@@ -8,9 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 
 /**
- * One injected fault: kind, optional operation and table filters, a probability and/or a count of
- * requests it fires on (CS03/CS05 retry tests); fires at most {@code count} times when a count is
- * set.
+ * One injected fault: kind, optional operation, table and request-text filters, a probability
+ * and/or a count of requests it fires on (CS03/CS05 retry tests); fires at most {@code count} times
+ * when a count is set.
  */
 public final class FaultRule {
     private final String id;
@@ -20,8 +20,10 @@ public final class FaultRule {
     private final double probability;
     private final @Nullable AtomicLong remaining;
     private final long latencyMillis;
+    private final @Nullable String contains;
 
     private FaultRule(Builder b, String id) {
+        this.contains = b.contains;
         this.id = id;
         this.kind = b.kind;
         this.operation = b.operation;
@@ -68,6 +70,9 @@ public final class FaultRule {
         if (json.hasNonNull("latencyMillis")) {
             b.latencyMillis(json.get("latencyMillis").asLong());
         }
+        if (json.hasNonNull("contains")) {
+            b.contains(json.get("contains").asText());
+        }
         return b;
     }
 
@@ -87,6 +92,11 @@ public final class FaultRule {
     boolean matches(String op, @Nullable String tableName) {
         return (operation == null || operation.equals(op))
                 && (table == null || table.equals(tableName));
+    }
+
+    /** True if the rule has no body filter or the request's JSON contains its text. */
+    boolean matchesBody(@Nullable JsonNode request) {
+        return contains == null || (request != null && request.toString().contains(contains));
     }
 
     /** Draws the probability and consumes one count; true if the fault fires now. */
@@ -127,6 +137,9 @@ public final class FaultRule {
             o.put("remaining", remaining.get());
         }
         o.put("latencyMillis", latencyMillis);
+        if (contains != null) {
+            o.put("contains", contains);
+        }
         return o;
     }
 
@@ -138,6 +151,7 @@ public final class FaultRule {
         private double probability = 1.0;
         private @Nullable Long count;
         private long latencyMillis;
+        private @Nullable String contains;
 
         private Builder(FaultKind kind) {
             this.kind = kind;
@@ -164,6 +178,15 @@ public final class FaultRule {
 
         public Builder count(long count) {
             this.count = count;
+            return this;
+        }
+
+        /**
+         * Fires only on requests whose JSON contains {@code text}, e.g. one item's key or event id:
+         * a persistent fault scoped to one record while every other request is served.
+         */
+        public Builder contains(String text) {
+            this.contains = text;
             return this;
         }
 

@@ -109,7 +109,10 @@ public final class Dispatcher {
                                     + ")");
         }
         faults.beforeRequest(
-                operation, tablesOf(request), engineOp && PER_ITEM_THROTTLE.contains(operation));
+                operation,
+                tablesOf(request),
+                engineOp && PER_ITEM_THROTTLE.contains(operation),
+                request);
         if (engineOp) {
             return engine.handle(operation, request);
         }

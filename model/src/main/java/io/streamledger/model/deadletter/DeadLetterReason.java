@@ -17,6 +17,11 @@ public enum DeadLetterReason {
     VERSION_CONFLICT,
     /** Posting: the fill cannot be posted for a business reason (AP09/AP10), nothing written. */
     REJECTED_FILL,
+    /**
+     * A record still failing transiently after its retry budget (CS06): set aside with its error
+     * and attempts so the job goes on; replay re-applies it once the cause is gone.
+     */
+    QUARANTINED,
     /** Reconciliation: the record arrived after its window's allowed lateness (AP14). */
     LATE_RECORD;
 

@@ -32,7 +32,23 @@ public final class PostingSequence {
      */
     public static Allocation allocate(String accountId, Counter c, int postings, long bytes)
             throws LedgerLimitExceeded {
-        if (c.monthCount() + postings > MAX_POSTINGS_PER_MONTH) {
+        return allocate(accountId, c, postings, bytes, MAX_POSTINGS_PER_MONTH);
+    }
+
+    /**
+     * {@link #allocate(String, Counter, int, long)} with a lower admission limit per account-month
+     * (a deployment may admit fewer than {@link #MAX_POSTINGS_PER_MONTH}, never more).
+     *
+     * @param monthLimit postings admitted per account-month, 1..{@link #MAX_POSTINGS_PER_MONTH}
+     */
+    public static Allocation allocate(
+            String accountId, Counter c, int postings, long bytes, long monthLimit)
+            throws LedgerLimitExceeded {
+        if (monthLimit < 1 || monthLimit > MAX_POSTINGS_PER_MONTH) {
+            throw new IllegalArgumentException(
+                    "monthLimit must be 1.." + MAX_POSTINGS_PER_MONTH + ", got " + monthLimit);
+        }
+        if (c.monthCount() + postings > monthLimit) {
             throw new LedgerLimitExceeded(
                     LedgerLimitExceeded.Reason.LEDGER_MONTH_LIMIT,
                     accountId,
@@ -41,7 +57,7 @@ public final class PostingSequence {
                             + "' has "
                             + c.monthCount()
                             + " postings this month; the admission limit is "
-                            + MAX_POSTINGS_PER_MONTH);
+                            + monthLimit);
         }
         int bucket = c.bucket();
         long count = c.bucketCount();

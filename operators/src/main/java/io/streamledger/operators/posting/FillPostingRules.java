@@ -59,6 +59,10 @@ public final class FillPostingRules implements Serializable {
         require(f.getTenant(), "tenant");
         require(f.getAccountId(), "accountId");
         require(f.getTradeId(), "tradeId");
+        if (f.getOrderId() == null || f.getOrderId().isEmpty()) {
+            // the command service writes a fill only in its order's transaction (AP09)
+            throw new PostingRejectedException(Reason.UNKNOWN_ORDER, "the fill names no order");
+        }
         require(f.getSymbol(), "symbol");
         if (f.getQuantity() == null || f.getPrice() == null) {
             throw new PostingRejectedException(Reason.MISSING_FIELD, "quantity and price required");

@@ -1,7 +1,10 @@
 package io.streamledger.operators.posting;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -16,6 +19,8 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
 
     private final FillPostingRules rules;
     private transient Counter rejected;
+    private transient MetricGroup group;
+    private transient Map<PostingRejectedException.Reason, Counter> byReason;
 
     public PostingGuard(FillPostingRules rules) {
         this.rules = rules;
@@ -23,11 +28,9 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
 
     @Override
     public void open(OpenContext ctx) {
-        rejected =
-                getRuntimeContext()
-                        .getMetricGroup()
-                        .addGroup(PostingState.METRIC_GROUP)
-                        .counter("rejected");
+        group = getRuntimeContext().getMetricGroup().addGroup(PostingState.METRIC_GROUP);
+        rejected = group.counter("rejected");
+        byReason = new HashMap<>();
     }
 
     @Override
@@ -36,6 +39,7 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
             rules.plan(fill);
         } catch (PostingRejectedException e) {
             rejected.inc();
+            byReason.computeIfAbsent(e.reason(), r -> group.counter("rejected." + r.name())).inc();
             ctx.output(PostingState.REJECTED, rejectedOutcome(fill, e.getMessage(), ctx));
             return;
         }
@@ -43,18 +47,6 @@ public final class PostingGuard extends ProcessFunction<TradeFill, TradeFill> {
     }
 
     private static PostingOutcome rejectedOutcome(TradeFill fill, String reason, Context ctx) {
-        PostingOutcome o =
-                new PostingOutcome(
-                        fill.getEventId(),
-                        null,
-                        fill.getTenant(),
-                        fill.getAccountId(),
-                        PostingStatus.REJECTED,
-                        reason,
-                        0,
-                        0,
-                        ctx.timerService().currentProcessingTime());
-        o.setPayload(TradeFills.toJson(fill));
-        return o;
+        return PostingOutcome.rejected(fill, reason, ctx.timerService().currentProcessingTime());
     }
 }

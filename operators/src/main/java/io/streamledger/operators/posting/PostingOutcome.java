@@ -25,6 +25,9 @@ public class PostingOutcome {
     /** The fill as JSON, on REJECTED outcomes only (kept by the dead-letter entry). */
     private String payload;
 
+    /** The fill's execution time: the deterministic day of a rejection's break batch. */
+    private long executedAtMillis;
+
     /** For Flink's POJO serializer. */
     public PostingOutcome() {}
 
@@ -119,6 +122,41 @@ public class PostingOutcome {
 
     public void setPayload(String payload) {
         this.payload = payload;
+    }
+
+    public long getExecutedAtMillis() {
+        return executedAtMillis;
+    }
+
+    public void setExecutedAtMillis(long executedAtMillis) {
+        this.executedAtMillis = executedAtMillis;
+    }
+
+    /** The named reason code of a REJECTED outcome ({@code CODE: detail}), or null. */
+    public String reasonCode() {
+        if (reason == null) {
+            return null;
+        }
+        int colon = reason.indexOf(':');
+        return colon > 0 ? reason.substring(0, colon) : reason;
+    }
+
+    /** A REJECTED outcome of {@code fill}: nothing written, the reason named. */
+    public static PostingOutcome rejected(TradeFill fill, String reason, long atMillis) {
+        PostingOutcome o =
+                new PostingOutcome(
+                        fill.getEventId(),
+                        null,
+                        fill.getTenant(),
+                        fill.getAccountId(),
+                        PostingStatus.REJECTED,
+                        reason,
+                        0,
+                        0,
+                        atMillis);
+        o.setPayload(TradeFills.toJson(fill));
+        o.setExecutedAtMillis(fill.getExecutedAtMillis());
+        return o;
     }
 
     public long getAtMillis() {

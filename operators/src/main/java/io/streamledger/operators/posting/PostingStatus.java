@@ -7,5 +7,7 @@ public enum PostingStatus {
     /** The inbox receipt already existed: a replay, counted no-op. */
     DUPLICATE,
     /** Bad input with a named reason; nothing written. */
-    REJECTED
+    REJECTED,
+    /** Still failing transiently after the retry budget; set aside durably, nothing written. */
+    QUARANTINED
 }

@@ -42,6 +42,12 @@ public record PostingTransactionPlan(
     /** Position of the receipt: its condition failing means "already posted" (AP09). */
     public static final int RECEIPT_INDEX = 0;
 
+    /** DynamoDB's bound on the actions of one TransactWriteItems (AP09). */
+    public static final int MAX_TRANSACTION_ITEMS = 100;
+
+    /** DynamoDB's bound on the aggregate size of one transaction (AP09). */
+    public static final long MAX_TRANSACTION_BYTES = 4L * 1024 * 1024;
+
     public PostingTransactionPlan {
         items = List.copyOf(items);
         nextCounters = Map.copyOf(nextCounters);
@@ -109,7 +115,9 @@ public record PostingTransactionPlan(
      * Plans the transaction of {@code fill}.
      *
      * @param counters the current counter of every account of {@link #accounts}
-     * @throws IllegalStateException when an account-month is full (PostingSequence)
+     * @param monthLimit postings admitted per account-month (see PostingSequence)
+     * @throws PostingRejectedException when an account-month is full or the transaction would
+     *     exceed DynamoDB's transaction bounds: a business rejection, nothing may be written
      */
     public static PostingTransactionPlan build(
             TradeFill fill,
@@ -117,7 +125,9 @@ public record PostingTransactionPlan(
             Map<String, PostingSequence.Counter> counters,
             ReceiptPolicy receipts,
             Instant recordedAt,
-            PostingSizer sizer) {
+            PostingSizer sizer,
+            long monthLimit) {
+        long totalBytes = 0;
         YearMonth month = month(plan.effectiveAt());
         List<Item> items = new ArrayList<>();
         items.add(
@@ -144,12 +154,15 @@ public record PostingTransactionPlan(
             for (LedgerLine l : e.getValue()) {
                 bytes += sizer.bytes(plan, l, fill.getEventId(), recordedAt);
             }
+            totalBytes += bytes;
             PostingSequence.Allocation alloc;
             try {
-                alloc = PostingSequence.allocate(e.getKey(), before, e.getValue().size(), bytes);
+                alloc =
+                        PostingSequence.allocate(
+                                e.getKey(), before, e.getValue().size(), bytes, monthLimit);
             } catch (LedgerLimitExceeded x) {
-                // the account-month is full: fails the fill as before (not yet a rejection)
-                throw new IllegalStateException(x.getMessage(), x);
+                throw new PostingRejectedException(
+                        PostingRejectedException.Reason.of(x.reason()), x.getMessage());
             }
             long seq = alloc.firstSequence();
             for (LedgerLine l : e.getValue()) {
@@ -165,6 +178,17 @@ public record PostingTransactionPlan(
                     new AuthorityAdd(
                             authorityKey(plan.tenant(), firstLine(plan, d.getKey())),
                             d.getValue()));
+        }
+        if (items.size() > MAX_TRANSACTION_ITEMS || totalBytes > MAX_TRANSACTION_BYTES) {
+            throw new PostingRejectedException(
+                    PostingRejectedException.Reason.TRANSACTION_TOO_LARGE,
+                    items.size()
+                            + " actions / "
+                            + totalBytes
+                            + " posting bytes; the bounds are "
+                            + MAX_TRANSACTION_ITEMS
+                            + " / "
+                            + MAX_TRANSACTION_BYTES);
         }
         return new PostingTransactionPlan(fill, plan, month, recordedAt, items, next);
     }

@@ -19,7 +19,9 @@ public class BreakRecord {
     public enum Origin {
         LEDGER_CHECK,
         RECONCILIATION,
-        PROJECTION_GAP
+        PROJECTION_GAP,
+        /** A job rejected a record for a business reason (CS08): nothing of it was applied. */
+        REJECTED_RECORD
     }
 
     private String tenant;

@@ -128,6 +128,7 @@ class FillPostingRulesTest {
         assertRejected(f -> f.setPrice(new BigDecimal("1.001")), Reason.PRICE_SCALE);
         assertRejected(f -> f.setQuantity(new BigDecimal("0.0000001")), Reason.QUANTITY_SCALE);
         assertRejected(f -> f.setAccountId(null), Reason.MISSING_FIELD);
+        assertRejected(f -> f.setOrderId(""), Reason.UNKNOWN_ORDER);
     }
 
     private void assertRejected(Consumer<TradeFill> change, Reason reason) {

@@ -24,7 +24,14 @@ class PostingTransactionPlanTest {
     private PostingTransactionPlan plan(Map<String, PostingSequence.Counter> counters) {
         TradeFill fill = FillPostingRulesTest.fill("BUY", "10", "12.34", "1.00");
         PostingPlan p = rules.plan(fill);
-        return PostingTransactionPlan.build(fill, p, counters, RECEIPTS, NOW, (a, l, e, t) -> 100);
+        return PostingTransactionPlan.build(
+                fill,
+                p,
+                counters,
+                RECEIPTS,
+                NOW,
+                (a, l, e, t) -> 100,
+                PostingSequence.MAX_POSTINGS_PER_MONTH);
     }
 
     private Map<String, PostingSequence.Counter> empty() {
@@ -34,6 +41,50 @@ class PostingTransactionPlanTest {
             c.put(a, PostingSequence.Counter.EMPTY);
         }
         return c;
+    }
+
+    @Test
+    void aFullAccountMonthIsABusinessRejectionNotAFailure() {
+        TradeFill fill = FillPostingRulesTest.fill("BUY", "10", "12.34", "1.00");
+        PostingPlan p = rules.plan(fill);
+        Map<String, PostingSequence.Counter> counters = empty();
+        String client = fill.getAccountId();
+        counters.put(client, new PostingSequence.Counter(10, 0, 10, 0, 3));
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                PostingTransactionPlan.build(
+                                        fill, p, counters, RECEIPTS, NOW, (a, l, e, t) -> 100, 10))
+                .isInstanceOfSatisfying(
+                        PostingRejectedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(
+                                                PostingRejectedException.Reason
+                                                        .LEDGER_MONTH_LIMIT));
+    }
+
+    @Test
+    void aTransactionOverFourMegabytesIsRejected() {
+        TradeFill fill = FillPostingRulesTest.fill("BUY", "10", "12.34", "1.00");
+        PostingPlan p = rules.plan(fill);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () ->
+                                PostingTransactionPlan.build(
+                                        fill,
+                                        p,
+                                        empty(),
+                                        RECEIPTS,
+                                        NOW,
+                                        (a, l, e, t) ->
+                                                PostingTransactionPlan.MAX_TRANSACTION_BYTES,
+                                        PostingSequence.MAX_POSTINGS_PER_MONTH))
+                .isInstanceOfSatisfying(
+                        PostingRejectedException.class,
+                        e ->
+                                assertThat(e.reason())
+                                        .isEqualTo(
+                                                PostingRejectedException.Reason
+                                                        .TRANSACTION_TOO_LARGE));
     }
 
     @Test

@@ -1,9 +1,11 @@
 package io.streamledger.sinks.posting;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.operators.posting.FillPostingRules;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Everything the posting transaction sink needs (AP09/AP10/AP12); the posting job resolves it once
@@ -20,6 +22,8 @@ import java.time.Duration;
  * @param backoffBase first retry delay
  * @param backoffMax longest retry delay
  * @param receiptRetention receipt TTL (cleanup only)
+ * @param monthLimit postings admitted per account-month (PostingSequence)
+ * @param rejections where rejected and quarantined fills go (dead letters + breaks)
  */
 public record PostingSettings(
         DynamoDbClientConfig client,
@@ -32,7 +36,9 @@ public record PostingSettings(
         int maxAttempts,
         Duration backoffBase,
         Duration backoffMax,
-        Duration receiptRetention)
+        Duration receiptRetention,
+        long monthLimit,
+        PostingRejections rejections)
         implements Serializable {
 
     public PostingSettings {
@@ -42,5 +48,13 @@ public record PostingSettings(
         if (maxAttempts < 1 || maxAttempts > 1_000) {
             throw new IllegalArgumentException("maxAttempts must be 1..1000, got " + maxAttempts);
         }
+        if (monthLimit < 1 || monthLimit > PostingSequence.MAX_POSTINGS_PER_MONTH) {
+            throw new IllegalArgumentException(
+                    "monthLimit must be 1.."
+                            + PostingSequence.MAX_POSTINGS_PER_MONTH
+                            + ", got "
+                            + monthLimit);
+        }
+        Objects.requireNonNull(rejections, "rejections");
     }
 }

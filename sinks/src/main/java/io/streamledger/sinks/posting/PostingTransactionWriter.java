@@ -1,13 +1,18 @@
 package io.streamledger.sinks.posting;
 
+import io.streamledger.aws.error.ErrorClass;
+import io.streamledger.aws.error.RecordFailurePolicy;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.aws.retry.Retrying;
+import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.operators.posting.PostingLane;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingPlan;
+import io.streamledger.operators.posting.PostingRejectedException;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.PostingStatus;
 import io.streamledger.operators.posting.PostingTransactionPlan;
@@ -24,14 +29,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
@@ -50,6 +59,12 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
  * fill in flight, so a checkpoint never completes with an unwritten posting; a failure is rethrown
  * there or at the next {@link #write} and fails the job, whose restart replays the fill safely (the
  * receipt keeps it once).
+ *
+ * <p>One record never stops the job ({@link RecordFailurePolicy}): a fill rejected only once the
+ * counters are known (account-month full, transaction too large) and a fill still failing
+ * transiently after {@code maxAttempts} are written by the writer itself, in the fill's lane, as a
+ * dead letter (+ a break for a rejection) through {@link PostingRejections}; only a fatal failure,
+ * a broken invariant or a dead letter that cannot be written fails the job.
  *
  * <p>Counters: being the only writer of a lane, the writer remembers the counters it committed
  * ({@link CounterCache}) and skips the consistent read for them; the compare-and-set still guards
@@ -73,6 +88,20 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private final Counter conflicts;
     private final Counter failures;
     private final Counter counterReads;
+    private final Counter quarantined;
+    private final MetricGroup group;
+    private final Map<String, Counter> rejectedByCode = new ConcurrentHashMap<>();
+    private final Map<DeadLetterReason, Counter> deadLettered = new ConcurrentHashMap<>();
+    // rejections and quarantines are rare: one thread writes their dead letters and breaks
+    private final ExecutorService setAside =
+            Executors.newSingleThreadExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "posting-set-aside");
+                        t.setDaemon(true);
+                        return t;
+                    });
+    private volatile DynamoDbClient setAsideClient;
+    private final Retrying setAsideRetrying;
 
     PostingTransactionWriter(
             PostingSettings settings, PostingOutcomeListener listener, MetricGroup metrics) {
@@ -85,13 +114,16 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                         Duration.ofMillis(Math.max(1, settings.backoffBase().toMillis())),
                         Duration.ofMillis(Math.max(1, settings.backoffMax().toMillis())));
         this.permits = new Semaphore(settings.capacity());
+        this.setAsideRetrying = new Retrying(backoff);
         MetricGroup g = metrics.addGroup(PostingState.METRIC_GROUP);
+        this.group = g;
         applied = g.counter("applied");
         duplicates = g.counter("duplicates");
         retries = g.counter("retries");
         conflicts = g.counter("conflicts");
         failures = g.counter("failures");
         counterReads = g.counter("counterReads");
+        quarantined = g.counter("quarantined");
         g.gauge("inFlight", inFlight::size);
     }
 
@@ -136,7 +168,11 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
 
     @Override
     public void close() {
+        setAside.shutdownNow();
         client.close();
+        if (setAsideClient != null) {
+            setAsideClient.close();
+        }
     }
 
     private void rethrowFailure() throws IOException {
@@ -212,6 +248,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private CompletableFuture<PostingOutcome> onError(
             TradeFill fill, PostingPlan plan, PostingTransactionPlan tx, int n, Throwable error) {
         Throwable t = PostingErrors.unwrap(error);
+        if (t instanceof PostingRejectedException rejection) {
+            return reject(fill, rejection);
+        }
         PostingErrors.Verdict verdict =
                 tx == null
                         ? (PostingErrors.retryable(t)
@@ -241,21 +280,77 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             case RETRY -> {}
         }
         if (n >= settings.maxAttempts()) {
-            return CompletableFuture.failedFuture(
-                    new IllegalStateException(
-                            "fill "
-                                    + fill.getEventId()
-                                    + " not posted after "
-                                    + n
-                                    + " attempts: "
-                                    + PostingErrors.describe(t),
-                            t));
+            ErrorClass last =
+                    verdict == PostingErrors.Verdict.RETRY
+                            ? ErrorClass.RETRYABLE
+                            : ErrorClass.CONDITION_FAILED;
+            return RecordFailurePolicy.afterRetries(last) == RecordFailurePolicy.Action.QUARANTINE
+                    ? quarantine(fill, plan.txnId(), t, n)
+                    : CompletableFuture.failedFuture(t);
         }
         retries.inc();
         long delay = backoff.delayMillis(n);
         return CompletableFuture.supplyAsync(
                         () -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
                 .thenCompose(x -> attempt(fill, plan, n + 1));
+    }
+
+    /** A business rejection found after reading the counters: dead letter + break, no write. */
+    private CompletableFuture<PostingOutcome> reject(
+            TradeFill fill, PostingRejectedException rejection) {
+        PostingOutcome o =
+                PostingOutcome.rejected(fill, rejection.getMessage(), System.currentTimeMillis());
+        PostingRejections r = settings.rejections();
+        return setAside(
+                () -> {
+                    r.write(
+                            setAsideClient(),
+                            setAsideRetrying,
+                            r.deadLetter(o, PostingState.SINK_UID),
+                            r.breakOf(o));
+                    rejectedByCode
+                            .computeIfAbsent(
+                                    rejection.reason().name(), c -> group.counter("rejected." + c))
+                            .inc();
+                    count(DeadLetterReason.REJECTED_FILL);
+                    return o;
+                });
+    }
+
+    /** A fill still failing after its budget: QUARANTINED dead letter, the lane goes on. */
+    private CompletableFuture<PostingOutcome> quarantine(
+            TradeFill fill, String txnId, Throwable error, int attempts) {
+        long now = System.currentTimeMillis();
+        PostingRejections r = settings.rejections();
+        return setAside(
+                () -> {
+                    r.write(
+                            setAsideClient(),
+                            setAsideRetrying,
+                            r.quarantined(fill, PostingState.SINK_UID, error, attempts, now),
+                            null);
+                    quarantined.inc();
+                    count(DeadLetterReason.QUARANTINED);
+                    PostingOutcome o = outcome(fill, txnId, PostingStatus.QUARANTINED, attempts, 0);
+                    o.setReason(PostingErrors.describe(error));
+                    return o;
+                });
+    }
+
+    /** Runs a dead-letter write off the SDK threads; its failure fails the job (policy). */
+    private CompletableFuture<PostingOutcome> setAside(Supplier<PostingOutcome> write) {
+        return CompletableFuture.supplyAsync(write, setAside);
+    }
+
+    private void count(DeadLetterReason reason) {
+        deadLettered.computeIfAbsent(reason, k -> group.counter("deadLettered." + k.name())).inc();
+    }
+
+    private DynamoDbClient setAsideClient() {
+        if (setAsideClient == null) { // only the set-aside thread gets here
+            setAsideClient = settings.client().buildSyncClient();
+        }
+        return setAsideClient;
     }
 
     private PostingTransactionPlan plan(
@@ -268,7 +363,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                         settings.consumer(), settings.receiptRetention()),
                 Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 (p, line, eventId, at) ->
-                        LedgerItemCodec.postingBytes(LedgerItems.posting(p, line, eventId, at)));
+                        LedgerItemCodec.postingBytes(LedgerItems.posting(p, line, eventId, at)),
+                settings.monthLimit());
     }
 
     /** The SDK items of {@code tx}, in its order. */

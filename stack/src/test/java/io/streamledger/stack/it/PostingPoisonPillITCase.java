@@ -1,0 +1,279 @@
+package io.streamledger.stack.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.items.BreakItems;
+import io.streamledger.aws.ledger.LedgerItemCodec;
+import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.posting.PostingJob;
+import io.streamledger.jobs.source.ChangeSources;
+import io.streamledger.local.fault.FaultKind;
+import io.streamledger.local.fault.FaultRule;
+import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.ledger.PostingSequence;
+import io.streamledger.model.table.Attr;
+import io.streamledger.model.table.Tables;
+import io.streamledger.sinks.posting.PostingRejections;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.restartstrategy.RestartStrategies;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+
+/**
+ * No poison pills in the posting job (AP09/AP10 + CS08 + AP15): a fill of an account-month at its
+ * cap is rejected with LEDGER_MONTH_LIMIT into the dead-letter table with its break, a fill whose
+ * transaction keeps failing is quarantined after its retry budget, every other fill posts, and the
+ * job never restarts (its RESTARTING timestamp stays 0 although a restart strategy is set).
+ */
+class PostingPoisonPillITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
+                                    .Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    /** A small configured cap: the workload's house accounts stay far below it. */
+    private static final long MONTH_LIMIT = 500;
+
+    private static final int MAX_ATTEMPTS = 3;
+
+    private LocalStack stack;
+
+    @BeforeEach
+    void start() {
+        stack = new LocalStack("ppp" + UUID.randomUUID().toString().substring(0, 8) + "_", false);
+        for (var spec : List.of(Tables.DEAD_LETTER, Tables.RECONCILIATION)) {
+            TableProvisioner.create(stack.ddb, spec, stack.table(spec));
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        stack.close();
+    }
+
+    @Test
+    void fullAccountMonthRejectsItsFillsWithBreaksOthersPostNoRestart(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Workload w = new Workload(13, 2, 3, 2, 30, 3);
+        Workload.Fill capped = w.fills.get(0);
+        // the account-month at its cap before the job starts (the posting sequence's own counter)
+        stack.ddb.transactWriteItems(
+                b ->
+                        b.transactItems(
+                                LedgerItemCodec.counterPut(
+                                        stack.table(Tables.LEDGER),
+                                        new MonthCounterKey(
+                                                capped.tenant(),
+                                                capped.account(),
+                                                LedgerSchema.month(executedAt(capped))),
+                                        PostingSequence.Counter.EMPTY,
+                                        new PostingSequence.Counter(
+                                                MONTH_LIMIT, 0, MONTH_LIMIT, 0, 1),
+                                        Instant.now())));
+        Set<String> cappedFills =
+                w.fills.stream()
+                        .filter(
+                                f ->
+                                        f.tenant().equals(capped.tenant())
+                                                && f.account().equals(capped.account()))
+                        .map(f -> f.event().eventId())
+                        .collect(Collectors.toSet());
+        admit(w);
+
+        JobClient job = runPostingJob(Map.of());
+        awaitEveryFillSettled(job, w);
+        assertNoRestart(cluster, job);
+
+        Map<String, Map<String, AttributeValue>> dead = deadLetters(w);
+        assertThat(dead.keySet())
+                .as("rejected = the capped account's fills")
+                .isEqualTo(cappedFills);
+        assertThat(dead.values())
+                .allSatisfy(
+                        d -> {
+                            assertThat(d.get(DeadLetterItems.A_REASON).s())
+                                    .isEqualTo(DeadLetterReason.REJECTED_FILL.name());
+                            assertThat(d.get(DeadLetterItems.A_DETAIL).s())
+                                    .startsWith("LEDGER_MONTH_LIMIT");
+                        });
+        List<Map<String, AttributeValue>> breaks = stack.scan(stack.table(Tables.RECONCILIATION));
+        assertThat(breaks).hasSize(cappedFills.size());
+        assertThat(breaks)
+                .allSatisfy(
+                        b -> {
+                            assertThat(b.get(BreakItems.A_REASON).s())
+                                    .isEqualTo(PostingRejections.BREAK_REASON);
+                            assertThat(b.get(BreakItems.A_SUBJECT).s()).isEqualTo(capped.account());
+                            assertThat(b.get(BreakItems.A_EVIDENCE).s())
+                                    .contains("LEDGER_MONTH_LIMIT");
+                        });
+        Set<String> posted = receipts();
+        assertThat(posted).hasSize(w.fills.size() - cappedFills.size());
+        assertThat(posted).doesNotContainAnyElementsOf(cappedFills);
+        assertThat(
+                        w.fills.stream()
+                                .filter(f -> !f.tenant().equals(capped.tenant()))
+                                .map(f -> f.event().eventId()))
+                .as("the other tenant's fills posted")
+                .isNotEmpty()
+                .allSatisfy(id -> assertThat(posted).contains(id));
+    }
+
+    @Test
+    void persistentFailureOfOneFillQuarantinesItOthersPostNoRestart(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Workload w = new Workload(17, 2, 3, 2, 30, 3);
+        String poisoned = w.fills.get(w.fills.size() / 2).event().eventId();
+        admit(w);
+        // every posting transaction of that one fill fails with a 500; all else is served
+        stack.endpoint
+                .faults()
+                .add(
+                        FaultRule.of(FaultKind.INTERNAL_ERROR)
+                                .operation("TransactWriteItems")
+                                .table(stack.table(Tables.LEDGER))
+                                .contains(poisoned));
+
+        JobClient job = runPostingJob(Map.of());
+        awaitEveryFillSettled(job, w);
+        assertNoRestart(cluster, job);
+
+        Map<String, Map<String, AttributeValue>> dead = deadLetters(w);
+        assertThat(dead.keySet()).containsExactly(poisoned);
+        Map<String, AttributeValue> q = dead.get(poisoned);
+        assertThat(q.get(DeadLetterItems.A_REASON).s())
+                .isEqualTo(DeadLetterReason.QUARANTINED.name());
+        assertThat(q.get(DeadLetterItems.A_DETAIL).s())
+                .startsWith("RETRYABLE after " + MAX_ATTEMPTS + " attempts")
+                .contains("InternalServerError");
+        Set<String> posted = receipts();
+        assertThat(posted).hasSize(w.fills.size() - 1).doesNotContain(poisoned);
+        assertThat(stack.scan(stack.table(Tables.RECONCILIATION))).as("no break").isEmpty();
+    }
+
+    private JobClient runPostingJob(Map<String, String> extra) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(2);
+        env.enableCheckpointing(500);
+        // a restart strategy, so a record that failed the job would show up as a restart
+        env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 200));
+        Configuration conf = stack.configReading(Tables.CONTEXT);
+        conf.set(JobOptions.POSTING_BACKOFF_BASE, Duration.ofMillis(5));
+        conf.set(JobOptions.POSTING_BACKOFF_MAX, Duration.ofMillis(20));
+        conf.set(JobOptions.POSTING_MAX_ATTEMPTS, MAX_ATTEMPTS);
+        conf.set(JobOptions.POSTING_MONTH_LIMIT, MONTH_LIMIT);
+        extra.forEach(conf::setString);
+        new PostingJob(
+                        ChangeSources.fromConfig(conf, PostingJob.ROLE),
+                        PostingJob.Sinks.dynamoDb(conf),
+                        conf)
+                .build(env);
+        return env.executeAsync("posting-poison-pill-it");
+    }
+
+    private void awaitEveryFillSettled(JobClient job, Workload w) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        try {
+            while (receipts().size() + deadLetters(w).size() < w.fills.size()) {
+                assertThat(System.nanoTime()).as("every fill settled").isLessThan(deadline);
+                assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
+                Thread.sleep(300);
+            }
+            assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+        } catch (AssertionError | Exception e) {
+            job.cancel().get();
+            throw e;
+        }
+    }
+
+    private static void assertNoRestart(MiniCluster cluster, JobClient job) throws Exception {
+        var graph = cluster.getExecutionGraph(job.getJobID()).get();
+        job.cancel().get();
+        assertThat(graph.getStatusTimestamp(JobStatus.RESTARTING))
+                .as("the job never restarted")
+                .isZero();
+        assertThat(graph.getFailureInfo()).as("no failure").isNull();
+    }
+
+    private void admit(Workload w) {
+        String ctx = stack.table(Tables.CONTEXT);
+        int f = 0;
+        for (int o = 0; o < w.orderAccepted.size(); o++) {
+            List<TransactWriteItem> tx = new ArrayList<>();
+            tx.add(put(ctx, LocalStack.sdk(OutboxEventCodec.toItem(w.orderAccepted.get(o)))));
+            for (int k = 0; k < 3 && f < w.fills.size(); k++, f++) {
+                tx.add(put(ctx, LocalStack.sdk(OutboxEventCodec.toItem(w.fills.get(f).event()))));
+            }
+            stack.ddb.transactWriteItems(b -> b.transactItems(tx));
+        }
+        for (; f < w.fills.size(); f++) {
+            Map<String, AttributeValue> item =
+                    LocalStack.sdk(OutboxEventCodec.toItem(w.fills.get(f).event()));
+            stack.ddb.putItem(b -> b.tableName(ctx).item(item));
+        }
+    }
+
+    /** Event ids that have a posting receipt. */
+    private Set<String> receipts() {
+        Set<String> out = new HashSet<>();
+        for (Map<String, AttributeValue> i : stack.scan(stack.table(Tables.INBOX))) {
+            out.add(i.get(Attr.EVENT_ID).s());
+        }
+        return out;
+    }
+
+    /** Dead-letter entries by the fill's event id. */
+    private Map<String, Map<String, AttributeValue>> deadLetters(Workload w) {
+        return stack.scan(stack.table(Tables.DEAD_LETTER)).stream()
+                .collect(
+                        Collectors.toMap(
+                                d ->
+                                        d.get(DeadLetterItems.A_ORIGIN)
+                                                .s()
+                                                .substring("event:".length()),
+                                d -> d));
+    }
+
+    private static Instant executedAt(Workload.Fill f) {
+        return Instant.parse(
+                ((io.streamledger.model.change.AttributeValue.S)
+                                f.event().payload().get("executedAt"))
+                        .value());
+    }
+
+    private static TransactWriteItem put(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(Put.builder().tableName(table).item(item).build())
+                .build();
+    }
+}
