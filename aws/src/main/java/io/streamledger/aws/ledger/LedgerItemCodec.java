@@ -4,9 +4,11 @@ import io.streamledger.aws.items.Av;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ItemKey;
 import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.keys.ReservationKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingRow;
 import io.streamledger.model.ledger.PostingSequence;
+import io.streamledger.model.ledger.ReservationState;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,6 +17,7 @@ import java.util.Map;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
@@ -205,6 +208,98 @@ public final class LedgerItemCodec {
                                 .conditionExpression("attribute_not_exists(#pk) OR #atype = :atype")
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
+
+    /** A new OPEN reservation of {@code amount} of {@code authority}'s asset for one order. */
+    public static Map<String, AttributeValue> reservation(
+            ReservationKey key, AuthorityKey authority, BigDecimal amount, Instant at) {
+        Map<String, AttributeValue> item = new HashMap<>(key(key));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(key.account()));
+        item.put(LedgerSchema.ORDER_ID, Av.s(key.orderId()));
+        item.put(LedgerSchema.ASSET_TYPE, Av.s(authority.kind().name()));
+        item.put(LedgerSchema.ASSET, Av.s(authority.asset()));
+        item.put(LedgerSchema.AMOUNT, Av.n(amount));
+        item.put(LedgerSchema.CONSUMED, Av.n(BigDecimal.ZERO));
+        item.put(LedgerSchema.RESERVATION_STATE, Av.s(ReservationState.OPEN.name()));
+        item.put(LedgerSchema.VERSION, Av.n(1));
+        item.put(LedgerSchema.CREATED_AT, Av.s(at.toString()));
+        item.put(LedgerSchema.UPDATED_AT, Av.s(at.toString()));
+        return item;
+    }
+
+    /** Creates a reservation item; fails if the order already holds one. */
+    public static TransactWriteItem reservationCreate(
+            String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(
+                        Put.builder()
+                                .tableName(table)
+                                .item(item)
+                                .conditionExpression("attribute_not_exists(#pk)")
+                                .expressionAttributeNames(Map.of("#pk", Attr.PK))
+                                .build())
+                .build();
+    }
+
+    /**
+     * AP12 hold without a read: ADD {@code amount} to reserved, subtract it from available and bump
+     * the version, on the condition that available already covers it. The condition, not a prior
+     * read, is the guarantee: concurrent holds serialise on the item and each sees the previous
+     * one's available. A missing authority has nothing available. The old item is returned on
+     * failure, so the caller can state what was available.
+     */
+    public static TransactWriteItem authorityHold(
+            String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
+        return authorityReservedDelta(table, key, amount, "#avail >= :d", ref, now);
+    }
+
+    /** AP12 release: returns {@code amount} from reserved to available on an existing authority. */
+    public static TransactWriteItem authorityRelease(
+            String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                amount.negate(),
+                "attribute_exists(#avail) AND #reserved >= :neg",
+                ref,
+                now);
+    }
+
+    private static TransactWriteItem authorityReservedDelta(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            String condition,
+            String ref,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#reserved", LedgerSchema.RESERVED);
+        names.put("#avail", LedgerSchema.AVAILABLE);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#txn", LedgerSchema.LAST_TXN_ID);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":d", Av.n(delta));
+        values.put(":neg", Av.n(delta.negate()));
+        values.put(":one", Av.n(1));
+        values.put(":txn", Av.s(ref));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #txn = :txn, #upd = :upd"
+                                                + " ADD #reserved :d, #avail :neg, #ver :one")
+                                .conditionExpression(condition)
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .returnValuesOnConditionCheckFailure(
+                                        ReturnValuesOnConditionCheckFailure.ALL_OLD)
                                 .build())
                 .build();
     }

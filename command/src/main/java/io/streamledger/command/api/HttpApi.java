@@ -255,7 +255,7 @@ public final class HttpApi implements AutoCloseable {
                     capacityHeader(ctx);
                     ctx.status(e.status())
                             .contentType("application/json")
-                            .result(ErrorBodies.json(e.code(), e.getMessage()));
+                            .result(ErrorBodies.json(e));
                 });
         app.exception(
                 Exception.class,

@@ -58,7 +58,7 @@ public final class CommandService {
                         config.retention(),
                         config.repairIndexOnClaim());
         this.executor = new IdempotentExecutor(store, config.repairDelay());
-        this.orders = new OrderService(ddb, tables, executor);
+        this.orders = new OrderService(ddb, tables, executor, config.buyingPower());
         this.orderQueries = new OrderQueries(ddb, tables);
         this.fills = new FillService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);

@@ -1,0 +1,233 @@
+package io.streamledger.command.orders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.streamledger.command.config.DeterministicIds;
+import io.streamledger.command.testing.CommandFixture;
+import io.streamledger.command.testing.CommandFixture.Reply;
+import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.model.keys.KeyPaths;
+import io.streamledger.model.keys.ReservationKey;
+import io.streamledger.model.ledger.LedgerSchema;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+
+/**
+ * AP12/CS11 buying power at admission over HTTP: the accepted_order_v1 transaction holds the
+ * order's reservation on the authority by condition, so concurrent orders can never reserve more
+ * than is available, and a rejection writes nothing.
+ */
+class BuyingPowerITCase {
+
+    @RegisterExtension static LocalDynamoDbExtension local = new LocalDynamoDbExtension();
+
+    /** One BUY of 1 AAPL at 187.25: 187.25 notional + 0.19 fee estimate (10 bp, half-even). */
+    static final BigDecimal ONE_ORDER = new BigDecimal("187.44");
+
+    static CommandFixture f;
+
+    @BeforeAll
+    static void start() {
+        f =
+                new CommandFixture(
+                        local.endpoint(),
+                        c ->
+                                c.withBuyingPower(
+                                        c.buyingPower()
+                                                .withReferencePrices(
+                                                        Map.of("MSFT", new BigDecimal("400")))));
+    }
+
+    @AfterAll
+    static void stop() {
+        f.close();
+    }
+
+    static Reply place(String clientOrderId, String body) {
+        return f.post("/v1/orders", CommandFixture.KEY_A, "k-" + clientOrderId, body);
+    }
+
+    static String order(
+            String clientOrderId,
+            String account,
+            String symbol,
+            String side,
+            String type,
+            String qty,
+            String limit) {
+        return "{\"clientOrderId\":\""
+                + clientOrderId
+                + "\",\"accountId\":\""
+                + account
+                + "\",\"symbol\":\""
+                + symbol
+                + "\",\"side\":\""
+                + side
+                + "\",\"type\":\""
+                + type
+                + "\",\"quantity\":\""
+                + qty
+                + "\""
+                + (limit == null ? "" : ",\"limitPrice\":\"" + limit + "\"")
+                + ",\"currency\":\"USD\"}";
+    }
+
+    static JsonNode balance(String account, String asset) {
+        Reply r = f.get("/v1/accounts/" + account + "/balances", CommandFixture.KEY_A);
+        assertThat(r.status()).isEqualTo(200);
+        for (JsonNode b : r.json().get("balances")) {
+            if (asset.equals(b.path("currency").asText(null))
+                    || asset.equals(b.path("symbol").asText(null))) {
+                return b;
+            }
+        }
+        throw new AssertionError("no " + asset + " balance for " + account);
+    }
+
+    static List<Map<String, AttributeValue>> reservations(String account) {
+        return f.client
+                .query(
+                        QueryRequest.builder()
+                                .tableName(f.service.tables().ledger())
+                                .consistentRead(true)
+                                .keyConditionExpression("PK = :pk AND begins_with(SK, :res)")
+                                .expressionAttributeValues(
+                                        Map.of(
+                                                ":pk",
+                                                AttributeValue.fromS(
+                                                        KeyPaths.IDX11_PK.build(
+                                                                CommandFixture.TENANT_A, account)),
+                                                ":res",
+                                                AttributeValue.fromS(ReservationKey.SK_PREFIX)))
+                                .build())
+                .items();
+    }
+
+    @Test
+    void thirtyTwoConcurrentBuysAgainstCashForTenAdmitExactlyTen() throws Exception {
+        String account = "BP-32";
+        f.fund(
+                CommandFixture.KEY_A,
+                account,
+                "currency",
+                "USD",
+                ONE_ORDER.multiply(BigDecimal.TEN).toPlainString());
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        List<Future<Reply>> replies = new ArrayList<>();
+        try {
+            for (int i = 0; i < 32; i++) {
+                String id = "bp32-" + i;
+                replies.add(
+                        pool.submit(
+                                () ->
+                                        place(
+                                                id,
+                                                order(
+                                                        id, account, "AAPL", "BUY", "LIMIT", "1",
+                                                        "187.25"))));
+            }
+            int accepted = 0;
+            int rejected = 0;
+            for (Future<Reply> r : replies) {
+                Reply reply = r.get();
+                if (reply.status() == 201) {
+                    accepted++;
+                } else {
+                    assertThat(reply.status()).as(reply.raw()).isEqualTo(422);
+                    JsonNode err = reply.json().get("error");
+                    assertThat(err.get("code").asText()).isEqualTo("INSUFFICIENT_BUYING_POWER");
+                    assertThat(err.get("required").asText()).isEqualTo("187.44");
+                    assertThat(new BigDecimal(err.get("available").asText())).isLessThan(ONE_ORDER);
+                    rejected++;
+                }
+            }
+            assertThat(accepted).isEqualTo(10);
+            assertThat(rejected).isEqualTo(22);
+        } finally {
+            pool.shutdownNow();
+        }
+        JsonNode b = balance(account, "USD");
+        assertThat(b.get("reserved").asText()).isEqualTo("1874.40");
+        assertThat(b.get("available").asText()).isEqualTo("0.00");
+        assertThat(b.get("posted").asText()).isEqualTo("1874.40");
+        List<Map<String, AttributeValue>> res = reservations(account);
+        assertThat(res).hasSize(10);
+        assertThat(res)
+                .allSatisfy(
+                        r -> {
+                            assertThat(r.get(LedgerSchema.RESERVATION_STATE).s()).isEqualTo("OPEN");
+                            assertThat(new BigDecimal(r.get(LedgerSchema.AMOUNT).n()))
+                                    .isEqualByComparingTo(ONE_ORDER);
+                        });
+    }
+
+    @Test
+    void aRejectedOrderWritesNothingAndReplaysItsRejection() {
+        String account = "BP-NONE";
+        String id = "bp-none-1";
+        String body = order(id, account, "AAPL", "BUY", "LIMIT", "2", "10.00");
+        Reply r = place(id, body);
+        assertThat(r.status()).isEqualTo(422);
+        assertThat(r.json().at("/error/available").asText()).isEqualTo("0.00");
+        assertThat(r.json().at("/error/required").asText()).isEqualTo("20.02");
+        String orderId = DeterministicIds.orderId(CommandFixture.TENANT_A, id);
+        assertThat(f.get("/v1/orders/" + orderId, CommandFixture.KEY_A).status()).isEqualTo(404);
+        assertThat(reservations(account)).isEmpty();
+        // AP08: the same request replays the same rejection
+        assertThat(place(id, body).data()).isEqualTo(r.data());
+    }
+
+    @Test
+    void sellReservesThePositionAndASellBeyondItIsRefused() {
+        String account = "BP-SELL";
+        f.fund(CommandFixture.KEY_A, account, "symbol", "AAPL", "5");
+        Reply over =
+                place(
+                        "bp-sell-6",
+                        order("bp-sell-6", account, "AAPL", "SELL", "LIMIT", "6", "190.00"));
+        assertThat(over.status()).isEqualTo(422);
+        assertThat(over.json().at("/error/code").asText()).isEqualTo("INSUFFICIENT_POSITION");
+        assertThat(over.json().at("/error/available").asText()).isEqualTo("5");
+        assertThat(over.json().at("/error/required").asText()).isEqualTo("6");
+        Reply ok =
+                place(
+                        "bp-sell-3",
+                        order("bp-sell-3", account, "AAPL", "SELL", "MARKET", "3", null));
+        assertThat(ok.status()).as(ok.raw()).isEqualTo(201);
+        JsonNode b = balance(account, "AAPL");
+        assertThat(b.get("reserved").asText()).isEqualTo("3");
+        assertThat(b.get("available").asText()).isEqualTo("2");
+        Reply rest =
+                place(
+                        "bp-sell-3b",
+                        order("bp-sell-3b", account, "AAPL", "SELL", "LIMIT", "3", "190.00"));
+        assertThat(rest.status()).isEqualTo(422);
+    }
+
+    @Test
+    void marketBuyIsReservedAtTheCollarAndRefusedWithoutAReferencePrice() {
+        String account = "BP-MKT";
+        f.fundUsd(account);
+        Reply ok =
+                place("bp-mkt-1", order("bp-mkt-1", account, "MSFT", "BUY", "MARKET", "2", null));
+        assertThat(ok.status()).as(ok.raw()).isEqualTo(201);
+        // 2 × 400 × 1.05 = 840.00 + 0.84 fee estimate
+        assertThat(balance(account, "USD").get("reserved").asText()).isEqualTo("840.84");
+        Reply none =
+                place("bp-mkt-2", order("bp-mkt-2", account, "AAPL", "BUY", "MARKET", "1", null));
+        assertThat(none.status()).isEqualTo(422);
+        assertThat(none.json().at("/error/code").asText()).isEqualTo("NO_REFERENCE_PRICE");
+    }
+}
