@@ -303,4 +303,41 @@ public final class LedgerItemCodec {
                                 .build())
                 .build();
     }
+
+    /**
+     * Closes an OPEN reservation: state → {@code to}, {@code released} records what went back to
+     * available, version + 1, on the condition that it is still OPEN at {@code expectedVersion}.
+     */
+    public static TransactWriteItem reservationClose(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#state", LedgerSchema.RESERVATION_STATE);
+        names.put("#rel", LedgerSchema.RELEASED);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", Av.s(to.name()));
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":rel", Av.n(released));
+        values.put(":v", Av.n(expectedVersion));
+        values.put(":next", Av.n(expectedVersion + 1));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd")
+                                .conditionExpression("#state = :open AND #ver = :v")
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
 }

@@ -42,7 +42,8 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.fills.TradeQueries trades,
             io.streamledger.command.ledger.LedgerService ledger,
             io.streamledger.command.ledger.BalanceQueries balances,
-            io.streamledger.command.portfolio.PortfolioQueries portfolio) {}
+            io.streamledger.command.portfolio.PortfolioQueries portfolio,
+            io.streamledger.command.orders.CancelService cancels) {}
 
     public HttpApi(ApiKeyAuthenticator auth, Services s) {
         this.app =
@@ -54,6 +55,7 @@ public final class HttpApi implements AutoCloseable {
         authenticate(app, auth);
         app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
         registerIfPresent(s.orders(), HttpApi::orderRoutes);
+        registerIfPresent(s.cancels(), HttpApi::cancelRoutes);
         registerIfPresent(s.orderQueries(), HttpApi::orderQueryRoutes);
         registerIfPresent(s.fills(), HttpApi::fillRoutes);
         registerIfPresent(s.trades(), HttpApi::tradeRoutes);
@@ -110,6 +112,16 @@ public final class HttpApi implements AutoCloseable {
                     ObjectNode body = body(ctx);
                     writeOutcome(ctx, orders.place(tenant(ctx), key, body, meter(ctx)));
                 });
+    }
+
+    /** POST /v1/orders/{id}/cancel (CS04/CS11: releases the remaining reservation). */
+    private static void cancelRoutes(
+            Javalin app, io.streamledger.command.orders.CancelService cancels) {
+        app.post(
+                "/v1/orders/{id}/cancel",
+                ctx ->
+                        writeOutcome(
+                                ctx, cancels.cancel(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
     }
 
     /** GET one order and an account's orders (AP01/AP03). */

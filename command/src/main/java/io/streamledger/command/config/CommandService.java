@@ -18,6 +18,7 @@ import io.streamledger.command.ledger.BalanceQueries;
 import io.streamledger.command.ledger.LedgerRules;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
+import io.streamledger.command.orders.CancelService;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
@@ -40,6 +41,7 @@ public final class CommandService {
     private final OrderService orders;
     private final OrderQueries orderQueries;
     private final FillService fills;
+    private final CancelService cancels;
     private final TradeQueries trades;
     private final LedgerService ledger;
     private final BalanceQueries balances;
@@ -61,6 +63,7 @@ public final class CommandService {
         this.orders = new OrderService(ddb, tables, executor, config.buyingPower());
         this.orderQueries = new OrderQueries(ddb, tables);
         this.fills = new FillService(ddb, tables, executor);
+        this.cancels = new CancelService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);
         this.ledger =
                 new LedgerService(
@@ -113,7 +116,7 @@ public final class CommandService {
         return new HttpApi(
                 auth,
                 new HttpApi.Services(
-                        orders, orderQueries, fills, trades, ledger, balances, portfolio));
+                        orders, orderQueries, fills, trades, ledger, balances, portfolio, cancels));
     }
 
     public ServiceConfig config() {
@@ -142,6 +145,10 @@ public final class CommandService {
 
     public FillService fills() {
         return fills;
+    }
+
+    public CancelService cancels() {
+        return cancels;
     }
 
     public LedgerService ledger() {

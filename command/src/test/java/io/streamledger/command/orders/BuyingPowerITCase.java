@@ -230,4 +230,130 @@ class BuyingPowerITCase {
         assertThat(none.status()).isEqualTo(422);
         assertThat(none.json().at("/error/code").asText()).isEqualTo("NO_REFERENCE_PRICE");
     }
+
+    static Reply cancel(String orderId) {
+        return f.post("/v1/orders/" + orderId + "/cancel", CommandFixture.KEY_A, null, "{}");
+    }
+
+    static String orderId(String clientOrderId) {
+        return DeterministicIds.orderId(CommandFixture.TENANT_A, clientOrderId);
+    }
+
+    @Test
+    void cancelReleasesTheReservationOnceAndTheMoneyIsSpendableAgain() {
+        String account = "BP-CXL";
+        f.fund(CommandFixture.KEY_A, account, "currency", "USD", ONE_ORDER.toPlainString());
+        String body = order("bp-cxl-1", account, "AAPL", "BUY", "LIMIT", "1", "187.25");
+        assertThat(place("bp-cxl-1", body).status()).isEqualTo(201);
+        assertThat(
+                        place(
+                                        "bp-cxl-2",
+                                        order(
+                                                "bp-cxl-2",
+                                                account,
+                                                "AAPL",
+                                                "BUY",
+                                                "LIMIT",
+                                                "1",
+                                                "187.25"))
+                                .status())
+                .isEqualTo(422);
+        String id = orderId("bp-cxl-1");
+        Reply c = cancel(id);
+        assertThat(c.status()).as(c.raw()).isEqualTo(200);
+        assertThat(c.json().at("/order/status").asText()).isEqualTo("CANCELLED");
+        assertThat(c.json().at("/reservation/released").asText()).isEqualTo("187.44");
+        JsonNode b = balance(account, "USD");
+        assertThat(b.get("reserved").asText()).isEqualTo("0.00");
+        assertThat(b.get("available").asText()).isEqualTo("187.44");
+        assertThat(reservations(account))
+                .singleElement()
+                .satisfies(
+                        r ->
+                                assertThat(r.get(LedgerSchema.RESERVATION_STATE).s())
+                                        .isEqualTo("RELEASED"));
+        assertThat(
+                        f.get("/v1/orders/" + id, CommandFixture.KEY_A)
+                                .json()
+                                .at("/order/status")
+                                .asText())
+                .isEqualTo("CANCELLED");
+        // AP08: a repeated cancel replays the first one and releases nothing more
+        assertThat(cancel(id).data()).isEqualTo(c.data());
+        assertThat(balance(account, "USD").get("available").asText()).isEqualTo("187.44");
+        assertThat(cancel(orderId("never-placed")).status()).isEqualTo(404);
+        // the released money funds the next order
+        assertThat(
+                        place(
+                                        "bp-cxl-3",
+                                        order(
+                                                "bp-cxl-3",
+                                                account,
+                                                "AAPL",
+                                                "BUY",
+                                                "LIMIT",
+                                                "1",
+                                                "187.25"))
+                                .status())
+                .isEqualTo(201);
+    }
+
+    @Test
+    void availableNeverGoesNegativeUnder64WayOrdersAndCancels() throws Exception {
+        String account = "BP-64";
+        f.fund(
+                CommandFixture.KEY_A,
+                account,
+                "currency",
+                "USD",
+                ONE_ORDER.multiply(BigDecimal.valueOf(5)).toPlainString());
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        java.util.concurrent.atomic.AtomicBoolean done =
+                new java.util.concurrent.atomic.AtomicBoolean();
+        List<BigDecimal> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        Thread watcher =
+                new Thread(
+                        () -> {
+                            while (!done.get()) {
+                                seen.add(
+                                        new BigDecimal(
+                                                balance(account, "USD").get("available").asText()));
+                            }
+                        });
+        watcher.start();
+        List<Future<Reply>> all = new ArrayList<>();
+        try {
+            for (int i = 0; i < 32; i++) {
+                String cid = "bp64-" + i;
+                all.add(
+                        pool.submit(
+                                () ->
+                                        place(
+                                                cid,
+                                                order(
+                                                        cid, account, "AAPL", "BUY", "LIMIT", "1",
+                                                        "187.25"))));
+                all.add(pool.submit(() -> cancel(orderId(cid))));
+            }
+            for (Future<Reply> r : all) {
+                assertThat(r.get().status()).isIn(200, 201, 404, 409, 422);
+            }
+        } finally {
+            done.set(true);
+            watcher.join();
+            pool.shutdownNow();
+        }
+        assertThat(seen).isNotEmpty().allSatisfy(a -> assertThat(a.signum()).isNotNegative());
+        BigDecimal open = BigDecimal.ZERO;
+        for (Map<String, AttributeValue> r : reservations(account)) {
+            if ("OPEN".equals(r.get(LedgerSchema.RESERVATION_STATE).s())) {
+                open = open.add(new BigDecimal(r.get(LedgerSchema.AMOUNT).n()));
+            }
+        }
+        JsonNode b = balance(account, "USD");
+        assertThat(new BigDecimal(b.get("reserved").asText())).isEqualByComparingTo(open);
+        assertThat(new BigDecimal(b.get("available").asText()))
+                .isEqualByComparingTo(ONE_ORDER.multiply(BigDecimal.valueOf(5)).subtract(open))
+                .isNotNegative();
+    }
 }

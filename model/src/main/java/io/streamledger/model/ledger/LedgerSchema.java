@@ -63,6 +63,7 @@ public final class LedgerSchema {
     // ---- reservation (AP12, RES#orderId beside the authorities) ----
     public static final String ORDER_ID = "orderId";
     public static final String CONSUMED = "consumed";
+    public static final String RELEASED = "released";
     public static final String RESERVATION_STATE = "state";
     public static final String CREATED_AT = "createdAt";
 
