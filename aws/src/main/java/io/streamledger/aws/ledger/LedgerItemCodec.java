@@ -248,24 +248,30 @@ public final class LedgerItemCodec {
      * AP12 hold without a read: ADD {@code amount} to reserved, subtract it from available and bump
      * the version, on the condition that available already covers it. The condition, not a prior
      * read, is the guarantee: concurrent holds serialise on the item and each sees the previous
-     * one's available. A missing authority has nothing available. The old item is returned on
-     * failure, so the caller can state what was available.
+     * one's available. A missing authority has nothing available. An overdraft-exempt account
+     * ({@code enforce} false) is held without that condition (its authority is created if absent).
+     * The old item is returned on failure, so the caller can state what was available.
      */
     public static TransactWriteItem authorityHold(
-            String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
-        return authorityReservedDelta(table, key, amount, "#avail >= :d", ref, now);
+            String table,
+            AuthorityKey key,
+            BigDecimal amount,
+            boolean enforce,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                amount,
+                enforce ? "#avail >= :d" : "attribute_not_exists(#pk) OR #atype = :atype",
+                ref,
+                now);
     }
 
     /** AP12 release: returns {@code amount} from reserved to available on an existing authority. */
     public static TransactWriteItem authorityRelease(
             String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
-        return authorityReservedDelta(
-                table,
-                key,
-                amount.negate(),
-                "attribute_exists(#avail) AND #reserved >= :neg",
-                ref,
-                now);
+        return authorityReservedDelta(table, key, amount.negate(), "#reserved >= :neg", ref, now);
     }
 
     private static TransactWriteItem authorityReservedDelta(
@@ -281,7 +287,18 @@ public final class LedgerItemCodec {
         names.put("#ver", LedgerSchema.VERSION);
         names.put("#txn", LedgerSchema.LAST_TXN_ID);
         names.put("#upd", LedgerSchema.UPDATED_AT);
+        names.put("#pk", Attr.PK);
+        names.put("#tenant", LedgerSchema.TENANT);
+        names.put("#acct", LedgerSchema.ACCOUNT);
+        names.put("#atype", LedgerSchema.ASSET_TYPE);
+        names.put("#asset", LedgerSchema.ASSET);
+        names.put("#posted", LedgerSchema.POSTED);
         Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":tenant", Av.s(key.tenant()));
+        values.put(":acct", Av.s(key.account()));
+        values.put(":atype", Av.s(key.kind().name()));
+        values.put(":asset", Av.s(key.asset()));
+        values.put(":zero", Av.n(BigDecimal.ZERO));
         values.put(":d", Av.n(delta));
         values.put(":neg", Av.n(delta.negate()));
         values.put(":one", Av.n(1));
@@ -293,7 +310,10 @@ public final class LedgerItemCodec {
                                 .tableName(table)
                                 .key(key(key))
                                 .updateExpression(
-                                        "SET #txn = :txn, #upd = :upd"
+                                        "SET #txn = :txn, #upd = :upd, #tenant = :tenant,"
+                                                + " #acct = :acct, #atype = :atype,"
+                                                + " #asset = :asset,"
+                                                + " #posted = if_not_exists(#posted, :zero)"
                                                 + " ADD #reserved :d, #avail :neg, #ver :one")
                                 .conditionExpression(condition)
                                 .expressionAttributeNames(names)
@@ -334,6 +354,48 @@ public final class LedgerItemCodec {
                                 .key(key(key))
                                 .updateExpression(
                                         "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd")
+                                .conditionExpression("#state = :open AND #ver = :v")
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
+
+    /**
+     * Consumes {@code consumed} of an OPEN reservation for one fill; a completing fill also
+     * releases the rest ({@code to} = CONSUMED, {@code released} = what went back to available).
+     * Conditional on the version it was read at and on still being OPEN.
+     */
+    public static TransactWriteItem reservationConsume(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            BigDecimal consumed,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#state", LedgerSchema.RESERVATION_STATE);
+        names.put("#cons", LedgerSchema.CONSUMED);
+        names.put("#rel", LedgerSchema.RELEASED);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", Av.s(to.name()));
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":c", Av.n(consumed));
+        values.put(":rel", Av.n(released));
+        values.put(":v", Av.n(expectedVersion));
+        values.put(":next", Av.n(expectedVersion + 1));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd"
+                                                + " ADD #cons :c")
                                 .conditionExpression("#state = :open AND #ver = :v")
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)

@@ -19,6 +19,7 @@ import io.streamledger.command.ledger.LedgerRules;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
 import io.streamledger.command.orders.CancelService;
+import io.streamledger.command.orders.FillReservation;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
@@ -60,14 +61,18 @@ public final class CommandService {
                         config.retention(),
                         config.repairIndexOnClaim());
         this.executor = new IdempotentExecutor(store, config.repairDelay());
-        this.orders = new OrderService(ddb, tables, executor, config.buyingPower());
+        LedgerRules rules = new LedgerRules(config.overdraftExemptPrefixes());
+        this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
         this.orderQueries = new OrderQueries(ddb, tables);
-        this.fills = new FillService(ddb, tables, executor);
+        this.fills =
+                new FillService(
+                        ddb,
+                        tables,
+                        executor,
+                        new FillReservation(ddb, tables, config.buyingPower()));
         this.cancels = new CancelService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);
-        this.ledger =
-                new LedgerService(
-                        ddb, tables, executor, new LedgerRules(config.overdraftExemptPrefixes()));
+        this.ledger = new LedgerService(ddb, tables, executor, rules);
         this.balances = new BalanceQueries(ddb, tables);
         this.portfolio = new PortfolioQueries(ddb, tables);
     }

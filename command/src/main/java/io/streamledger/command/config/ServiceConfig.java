@@ -98,4 +98,16 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 p);
     }
+
+    public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                Set.copyOf(prefixes),
+                buyingPower);
+    }
 }

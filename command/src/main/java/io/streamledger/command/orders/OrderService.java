@@ -119,7 +119,12 @@ public final class OrderService {
                         OutboxItems.createPut(tables.context(), tenant, event),
                         executor.store().completionPut(claim, response),
                         LedgerItemCodec.authorityHold(
-                                tables.ledger(), hold.authority(), hold.amount(), orderId, now),
+                                tables.ledger(),
+                                hold.authority(),
+                                hold.amount(),
+                                !overdraftExempt.test(cmd.accountId()),
+                                orderId,
+                                now),
                         LedgerItemCodec.reservationCreate(
                                 tables.ledger(),
                                 LedgerItemCodec.reservation(

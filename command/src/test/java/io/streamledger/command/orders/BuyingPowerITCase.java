@@ -356,4 +356,105 @@ class BuyingPowerITCase {
                 .isEqualByComparingTo(ONE_ORDER.multiply(BigDecimal.valueOf(5)).subtract(open))
                 .isNotNegative();
     }
+
+    static Reply fill(String orderId, String fillId, String qty, String price, String fee) {
+        return f.post(
+                "/v1/orders/" + orderId + "/fills",
+                CommandFixture.KEY_A,
+                null,
+                "{\"fillId\":\""
+                        + fillId
+                        + "\",\"quantity\":\""
+                        + qty
+                        + "\",\"price\":\""
+                        + price
+                        + "\",\"fee\":\""
+                        + fee
+                        + "\",\"executedAt\":\"2026-11-30T10:00:00Z\"}");
+    }
+
+    static Map<String, AttributeValue> reservation(String account, String orderId) {
+        return reservations(account).stream()
+                .filter(r -> orderId.equals(r.get(LedgerSchema.ORDER_ID).s()))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void fillsConsumeTheReservationAndACompletedOrderLeavesNothingReserved() {
+        String account = "BP-FILL";
+        f.fund(CommandFixture.KEY_A, account, "currency", "USD", "1000.00");
+        assertThat(
+                        place(
+                                        "bp-fill-1",
+                                        order(
+                                                "bp-fill-1",
+                                                account,
+                                                "AAPL",
+                                                "BUY",
+                                                "LIMIT",
+                                                "2",
+                                                "187.25"))
+                                .status())
+                .isEqualTo(201);
+        String id = orderId("bp-fill-1");
+        assertThat(balance(account, "USD").get("reserved").asText()).isEqualTo("374.87");
+        Reply one = fill(id, "f-1", "1", "187.00", "0.50");
+        assertThat(one.status()).as(one.raw()).isEqualTo(201);
+        // consideration 187.00 + fee 0.50 leaves reserved
+        assertThat(balance(account, "USD").get("reserved").asText()).isEqualTo("187.37");
+        assertThat(fill(id, "f-2", "1", "187.25", "0.10").status()).isEqualTo(201);
+        JsonNode b = balance(account, "USD");
+        assertThat(b.get("reserved").asText()).isEqualTo("0.00");
+        assertThat(b.get("available").asText()).isEqualTo(b.get("posted").asText());
+        Map<String, AttributeValue> r = reservation(account, id);
+        assertThat(r.get(LedgerSchema.RESERVATION_STATE).s()).isEqualTo("CONSUMED");
+        assertThat(new BigDecimal(r.get(LedgerSchema.CONSUMED).n())).isEqualByComparingTo("374.85");
+        assertThat(new BigDecimal(r.get(LedgerSchema.RELEASED).n())).isEqualByComparingTo("0.02");
+        // a retried fill replays and consumes nothing more
+        assertThat(fill(id, "f-2", "1", "187.25", "0.10").status()).isEqualTo(201);
+        assertThat(balance(account, "USD").get("reserved").asText()).isEqualTo("0.00");
+        assertThat(cancel(id).status()).isEqualTo(409);
+    }
+
+    @Test
+    void aPartlyFilledSellReleasesTheRestOnCancel() {
+        String account = "BP-PSELL";
+        f.fund(CommandFixture.KEY_A, account, "symbol", "AAPL", "10");
+        assertThat(
+                        place(
+                                        "bp-psell",
+                                        order(
+                                                "bp-psell",
+                                                account,
+                                                "AAPL",
+                                                "SELL",
+                                                "LIMIT",
+                                                "10",
+                                                "190.00"))
+                                .status())
+                .isEqualTo(201);
+        String id = orderId("bp-psell");
+        assertThat(fill(id, "f-1", "4", "190.00", "0").status()).isEqualTo(201);
+        assertThat(balance(account, "AAPL").get("reserved").asText()).isEqualTo("6");
+        Reply c = cancel(id);
+        assertThat(c.status()).isEqualTo(200);
+        assertThat(c.json().at("/reservation/released").asText()).isEqualTo("6");
+        assertThat(balance(account, "AAPL").get("reserved").asText()).isEqualTo("0");
+        assertThat(fill(id, "f-2", "1", "190.00", "0").status()).isEqualTo(422);
+    }
+
+    @Test
+    void anOverdraftExemptAccountIsHeldWithoutCover() {
+        String account = "HOUSE-DESK";
+        Reply r =
+                place(
+                        "bp-house",
+                        order("bp-house", account, "AAPL", "BUY", "LIMIT", "1", "187.25"));
+        assertThat(r.status()).as(r.raw()).isEqualTo(201);
+        JsonNode b = balance(account, "USD");
+        assertThat(b.get("posted").asText()).isEqualTo("0.00");
+        assertThat(b.get("reserved").asText()).isEqualTo("187.44");
+        assertThat(b.get("available").asText()).isEqualTo("-187.44");
+    }
 }
