@@ -1,6 +1,7 @@
 package io.streamledger.stack;
 
 import io.streamledger.aws.items.BreakItems;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -16,7 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 /**
  * Reads the stack's tables after a run and checks the ledger and view invariants the summary
  * reports: balanced transactions per currency/asset (CS11, AP10), one inbox receipt per posted fill
- * (AP09), and Portfolio rows equal to the AP12 authorities they project (AP07/AP13).
+ * (AP09), Portfolio rows equal to the AP12 authorities they project (AP07/AP13), and the orders'
+ * AP12 reservations by state.
  */
 final class LedgerAudit {
 
@@ -33,7 +35,8 @@ final class LedgerAudit {
             long authoritiesNotEqualToPostings,
             long orders,
             long trades,
-            Map<String, Long> breaksByReason) {
+            Map<String, Long> breaksByReason,
+            Map<String, Long> reservationsByState) {
 
         boolean viewMatchesAuthority() {
             return authorities == portfolioRows && portfolioRowsBehind == 0;
@@ -54,9 +57,12 @@ final class LedgerAudit {
         Map<String, BigDecimal> postedByAsset = new HashMap<>();
         Map<String, BigDecimal> authorityPosted = new HashMap<>();
         long lines = 0;
+        Map<String, Long> reservations = new java.util.TreeMap<>();
         for (var item : scan(services.table(Tables.LEDGER))) {
             String sk = item.get("SK").s();
-            if (sk.startsWith("POST#")) {
+            if (LedgerSchema.isReservation(sk)) {
+                reservations.merge(item.get(LedgerSchema.RESERVATION_STATE).s(), 1L, Long::sum);
+            } else if (sk.startsWith("POST#")) {
                 lines++;
                 String asset = item.get("assetType").s() + "/" + item.get("asset").s();
                 BigDecimal amount = new BigDecimal(item.get("amount").n());
@@ -131,7 +137,8 @@ final class LedgerAudit {
                 notEqual,
                 orders,
                 trades,
-                breaks);
+                breaks,
+                reservations);
     }
 
     /** Inbox receipts only (cheap enough to poll while draining). */

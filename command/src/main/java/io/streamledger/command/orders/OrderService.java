@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
@@ -58,16 +59,22 @@ public final class OrderService {
     private final TableNames tables;
     private final IdempotentExecutor executor;
     private final BuyingPowerPolicy buyingPower;
+    private final Predicate<String> overdraftExempt;
 
+    /**
+     * @param overdraftExempt accounts whose holds need not be covered (the AP12 overdraft policy)
+     */
     public OrderService(
             Ddb ddb,
             TableNames tables,
             IdempotentExecutor executor,
-            BuyingPowerPolicy buyingPower) {
+            BuyingPowerPolicy buyingPower,
+            Predicate<String> overdraftExempt) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
         this.buyingPower = buyingPower;
+        this.overdraftExempt = overdraftExempt;
     }
 
     /** POST /v1/orders. */
