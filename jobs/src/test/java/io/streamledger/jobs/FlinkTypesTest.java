@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.projection.ProjectionState;
+import io.streamledger.operators.recon.ReconState;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -13,8 +14,8 @@ import org.apache.flink.api.java.typeutils.runtime.PojoSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * STYLE habit 7: every type the jobs ship between operators or keep in state is a Flink POJO with
- * an evolvable PojoSerializer, never a silent Kryo fallback (generic types disabled).
+ * Every type the jobs ship between operators or keep in state is a Flink POJO with an evolvable
+ * PojoSerializer, never a silent Kryo fallback (generic types disabled).
  */
 class FlinkTypesTest {
 
@@ -29,7 +30,8 @@ class FlinkTypesTest {
                         PostingState.FILL,
                         PostingState.OUTCOME,
                         ProjectionState.UPDATE,
-                        ProjectionState.STATE_TYPE);
+                        ProjectionState.STATE_TYPE,
+                        ReconState.EVENT);
         for (TypeInformation<?> t : types) {
             assertThat(t).as(t.toString()).isInstanceOf(PojoTypeInfo.class);
             // createSerializer throws for a nested generic type when generic types are disabled

@@ -56,6 +56,7 @@ public final class LocalEndpoint implements AutoCloseable {
         StreamSettings settings =
                 b.streamSettings != null ? b.streamSettings : streamFeatures.streams();
         this.engine = new DynamoDbEngine(mapper, b.clock, faults, settings, b.dataDir, b.fsync);
+        engine.configureIndexBackfill(b.backfillChunkItems, b.backfillPause);
         streamFeatures.commitListeners().forEach(engine::addCommitListener);
         b.commitListeners.forEach(engine::addCommitListener);
         List<ApiExtension> extensions = new ArrayList<>(b.extensions);
@@ -143,6 +144,14 @@ public final class LocalEndpoint implements AutoCloseable {
         return streamFeatures;
     }
 
+    /**
+     * Holds (true) or releases online GSI backfills before their next chunk, so a test can observe
+     * an index while it is CREATING.
+     */
+    public void holdIndexBackfills(boolean hold) {
+        engine.holdIndexBackfills(hold);
+    }
+
     /** Runs the TTL sweeper once now; returns the number of expired items deleted. */
     public int sweepExpiredItems() {
         return engine.sweepExpired();
@@ -174,6 +183,8 @@ public final class LocalEndpoint implements AutoCloseable {
         private @Nullable Set<String> accessKeys;
         private boolean requireAuthentication;
         private @Nullable Duration ttlSweepInterval = Duration.ofSeconds(5);
+        private int backfillChunkItems = 1000;
+        private Duration backfillPause = Duration.ZERO;
         private int threads = Math.max(16, Runtime.getRuntime().availableProcessors() * 8);
 
         private Builder() {}
@@ -257,6 +268,16 @@ public final class LocalEndpoint implements AutoCloseable {
         }
 
         /** HTTP worker threads. */
+        /**
+         * Pace of online GSI backfills (UpdateTable Create): items indexed per commit-lock hold
+         * (default 1000) and the pause between chunks (default none).
+         */
+        public Builder indexBackfill(int chunkItems, Duration pauseBetweenChunks) {
+            this.backfillChunkItems = chunkItems;
+            this.backfillPause = pauseBetweenChunks;
+            return this;
+        }
+
         public Builder threads(int threads) {
             this.threads = threads;
             return this;

@@ -22,6 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  */
 final class LedgerAudit {
 
+    /** Items per scan page: bounds each response of the audit's full scans. */
+    private static final int PAGE = 1_000;
+
     /** What the tables say. */
     record Result(
             long ledgerTransactions,
@@ -160,7 +163,8 @@ final class LedgerAudit {
         List<Map<String, AttributeValue>> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         do {
-            ScanRequest.Builder r = ScanRequest.builder().tableName(table).consistentRead(true);
+            ScanRequest.Builder r =
+                    ScanRequest.builder().tableName(table).consistentRead(true).limit(PAGE);
             if (start != null) {
                 r.exclusiveStartKey(start);
             }

@@ -18,6 +18,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 /** GET /v1/accounts/{a}/balances: the AP12 authority items (IDX11), read strongly. */
 public final class BalanceQueries {
 
+    /** Authorities per page; an account holds one per asset, so most reads take one page. */
+    static final int PAGE = 100;
+
     private final Ddb ddb;
     private final TableNames tables;
 
@@ -51,6 +54,7 @@ public final class BalanceQueries {
                                                         ":auth",
                                                         Av.s(prefix)))
                                         .consistentRead(true)
+                                        .limit(PAGE)
                                         .exclusiveStartKey(start),
                                 meter);
                 for (Map<String, AttributeValue> item : r.items()) {

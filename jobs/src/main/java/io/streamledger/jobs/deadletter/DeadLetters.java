@@ -120,11 +120,17 @@ public final class DeadLetters {
     public static DeadLetterConverter<ReconEvent> fromLateRecord(String job, String operator) {
         return e -> {
             String subject =
-                    e.tradeId != null
-                            ? "trade:" + e.tradeId
-                            : e.txnId != null
-                                    ? "txn:" + e.txnId + "#" + e.line
-                                    : "authority:" + e.account + "/" + e.asset + "@" + e.version;
+                    switch (e.kind) {
+                        case FILL -> "trade:" + e.fill().tradeId();
+                        case POSTING -> "txn:" + e.posting().txnId() + "#" + e.posting().line();
+                        case AUTHORITY ->
+                                "authority:"
+                                        + e.authority().account()
+                                        + "/"
+                                        + e.authority().asset()
+                                        + "@"
+                                        + e.authority().version();
+                    };
             return new DeadLetterEntry(
                     e.tenant,
                     job,
@@ -135,8 +141,8 @@ public final class DeadLetters {
                     "json",
                     e.kind + ":" + subject,
                     null,
-                    e.account == null ? null : "Account#" + e.account,
-                    e.version,
+                    "Account#" + e.account(),
+                    e.kind == ReconEvent.Kind.AUTHORITY ? e.authority().version() : 0,
                     System.currentTimeMillis());
         };
     }

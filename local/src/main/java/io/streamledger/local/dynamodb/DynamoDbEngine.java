@@ -77,6 +77,7 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
     private final @Nullable WriteAheadLog wal;
     private boolean replaying;
 
+    final IndexBackfill backfill = new IndexBackfill(this);
     private final TableOperations tableOps = new TableOperations(this);
     private final ItemOperations itemOps = new ItemOperations(this);
     private final ReadOperations readOps = new ReadOperations(this);
@@ -116,6 +117,16 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
 
     public FaultInjector faults() {
         return faults;
+    }
+
+    /** Pace of online GSI backfills: items per commit-lock hold, pause between chunks. */
+    public void configureIndexBackfill(int chunkItems, Duration pauseBetweenChunks) {
+        backfill.configure(chunkItems, pauseBetweenChunks);
+    }
+
+    /** Holds (true) or releases running GSI backfills before their next chunk; for tests. */
+    public void holdIndexBackfills(boolean hold) {
+        backfill.hold(hold);
     }
 
     /** Serves one DynamoDB_20120810 operation. */
@@ -415,6 +426,7 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
 
     @Override
     public void close() {
+        backfill.close();
         commitLock.lock();
         try {
             if (wal != null) {

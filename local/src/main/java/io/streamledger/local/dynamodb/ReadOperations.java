@@ -179,6 +179,9 @@ final class ReadOperations {
         if (idx == null) {
             throw ApiException.validation("The table does not have the specified index: " + name);
         }
+        if (t.backfilling.contains(name)) {
+            throw ApiException.validation("Cannot read from backfilling global secondary index");
+        }
         return idx;
     }
 

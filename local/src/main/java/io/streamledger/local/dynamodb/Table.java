@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +48,9 @@ public final class Table {
     final Map<String, ConcurrentSkipListMap<KeyValue, ObjectNode>> indexes =
             new ConcurrentHashMap<>();
     final AtomicLong sizeBytes = new AtomicLong();
+
+    /** GSIs added by UpdateTable whose backfill is still running (CREATING, not readable). */
+    final Set<String> backfilling = ConcurrentHashMap.newKeySet();
 
     Table(
             String name,
@@ -354,7 +358,12 @@ public final class Table {
         if (!gsis.isEmpty()) {
             var a = t.putArray("GlobalSecondaryIndexes");
             for (IndexDef i : gsis) {
-                a.add(i.describe(arn, indexes.get(i.name()).size(), 0));
+                ObjectNode g = i.describe(arn, indexes.get(i.name()).size(), 0);
+                if (backfilling.contains(i.name())) {
+                    g.put("IndexStatus", "CREATING");
+                    g.put("Backfilling", true);
+                }
+                a.add(g);
             }
         }
         if (!lsis.isEmpty()) {

@@ -60,11 +60,7 @@ final class TableOperations {
         for (JsonNode g : request.path("GlobalSecondaryIndexes")) {
             gsis.add(IndexDef.parse(g, types, true));
         }
-        if (gsis.size() > 20) {
-            throw ApiException.validation(
-                    "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
-                            + " the per-table limit of 20");
-        }
+        checkGsiCount(gsis.size());
         List<IndexDef> lsis = new ArrayList<>();
         for (JsonNode l : request.path("LocalSecondaryIndexes")) {
             IndexDef lsi = IndexDef.parse(l, types, false);
@@ -144,6 +140,41 @@ final class TableOperations {
         logged.put("_tableId", tableId);
         engine.logDefinition("CreateTable", logged);
         return t;
+    }
+
+    private static void checkGsiCount(int count) {
+        if (count > 20) {
+            throw ApiException.validation(
+                    "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds"
+                            + " the per-table limit of 20");
+        }
+    }
+
+    /**
+     * DynamoDB runs one online index creation or deletion per table at a time: a second one in the
+     * same request or while a backfill runs is refused, except deleting the backfilling index.
+     */
+    private static void checkOneOnlineIndexChange(Table t, JsonNode updates) {
+        int changes = 0;
+        for (JsonNode u : updates) {
+            if (u.has("Create") || u.has("Delete")) {
+                changes++;
+                boolean dropsBackfilling =
+                        u.has("Delete")
+                                && t.backfilling.contains(
+                                        u.get("Delete").path("IndexName").asText());
+                if (!t.backfilling.isEmpty() && !dropsBackfilling) {
+                    changes++;
+                }
+            }
+        }
+        if (changes > 1) {
+            throw new ApiException(
+                    "LimitExceededException",
+                    400,
+                    "Subscriber limit exceeded: Only 1 online index can be created or deleted"
+                            + " simultaneously per table");
+        }
     }
 
     private void enableStream(Table t, JsonNode spec) {
@@ -298,8 +329,8 @@ final class TableOperations {
 
     /**
      * The UpdateTable answer for index changes, as DynamoDB gives it while they run: the table
-     * UPDATING, a new GSI CREATING with Backfilling, a dropped one DELETING. The local backfill is
-     * done under the commit lock before the answer, so DescribeTable shows them finished.
+     * UPDATING, a new GSI CREATING with Backfilling, a dropped one DELETING. DescribeTable then
+     * shows the table ACTIVE and the new GSI CREATING until its background backfill ends.
      */
     private static ObjectNode indexChangesInProgress(
             ObjectNode d, JsonNode request, List<ObjectNode> deleted) {
@@ -352,6 +383,8 @@ final class TableOperations {
         }
         List<IndexDef> gsis = new ArrayList<>(t.gsis);
         boolean changed = false;
+        checkOneOnlineIndexChange(t, request.path("GlobalSecondaryIndexUpdates"));
+        IndexDef backfill = null;
         for (JsonNode u : request.path("GlobalSecondaryIndexUpdates")) {
             if (u.has("Create")) {
                 IndexDef idx = IndexDef.parse(u.get("Create"), newTypes, true);
@@ -361,15 +394,9 @@ final class TableOperations {
                                     + idx.name()
                                     + " already exists");
                 }
-                ConcurrentSkipListMap<KeyValue, ObjectNode> map = new ConcurrentSkipListMap<>();
-                for (ObjectNode item : t.items.values()) {
-                    KeyValue k = t.indexKey(idx, item);
-                    if (k != null) {
-                        map.put(k, idx.project(item, t.key));
-                    }
-                }
-                t.indexes.put(idx.name(), map);
+                checkGsiCount(gsis.size() + 1);
                 gsis.add(idx);
+                backfill = idx;
                 changed = true;
             } else if (u.has("Delete")) {
                 String n = u.get("Delete").path("IndexName").asText();
@@ -378,14 +405,23 @@ final class TableOperations {
                             "Requested resource not found: Index: " + n + " not found");
                 }
                 t.indexes.remove(n);
+                t.backfilling.remove(n);
                 changed = true;
             } else if (u.has("Update")) {
                 changed = true; // throughput of an index: accepted, nothing to enforce locally
             }
         }
         if (changed) {
+            if (backfill != null) {
+                // declared before the first write sees it: commits maintain it from now on
+                t.indexes.put(backfill.name(), new ConcurrentSkipListMap<>());
+                t.backfilling.add(backfill.name());
+            }
             t.gsis = List.copyOf(gsis);
             t.attributeTypes.putAll(newTypes);
+            if (backfill != null) {
+                engine.backfill.start(t, backfill);
+            }
         }
         if (request.has("BillingMode")) {
             String mode = request.get("BillingMode").asText();

@@ -269,7 +269,7 @@ class SecondaryIndexesITCase {
                 .isEqualTo(IndexStatus.CREATING);
         assertThat(created.globalSecondaryIndexes().get(0).backfilling()).isTrue();
 
-        var described = ddb.describeTable(b -> b.tableName(t)).table();
+        var described = Tables.awaitIndexesActive(ddb, t);
         assertThat(described.tableStatus()).isEqualTo(TableStatus.ACTIVE);
         assertThat(described.globalSecondaryIndexes().get(0).indexStatus())
                 .isEqualTo(IndexStatus.ACTIVE);

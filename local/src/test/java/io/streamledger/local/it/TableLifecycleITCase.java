@@ -132,6 +132,7 @@ class TableLifecycleITCase {
         assertThat(d.globalSecondaryIndexes())
                 .extracting(GlobalSecondaryIndex -> GlobalSecondaryIndex.indexName())
                 .containsExactly("byAccount");
+        Tables.awaitIndexesActive(ddb, name);
         var items =
                 ddb.query(
                                 QueryRequest.builder()

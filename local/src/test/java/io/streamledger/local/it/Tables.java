@@ -1,5 +1,6 @@
 package io.streamledger.local.it;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,9 +9,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 
 /** Unique table names and the common PK/SK table shape of the seed (IDX01-style keys). */
 public final class Tables {
@@ -59,6 +62,30 @@ public final class Tables {
 
     public static AttributeValue n(String v) {
         return AttributeValue.fromN(v);
+    }
+
+    /**
+     * Waits (at most 30 s) until every GSI of the table is ACTIVE, as clients of DynamoDB wait
+     * after UpdateTable creates one; returns the last description.
+     */
+    public static TableDescription awaitIndexesActive(DynamoDbClient ddb, String table) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            TableDescription d = ddb.describeTable(b -> b.tableName(table)).table();
+            if (d.globalSecondaryIndexes().stream()
+                    .allMatch(g -> g.indexStatus() == IndexStatus.ACTIVE)) {
+                return d;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("GSIs of " + table + " not ACTIVE within 30 s: " + d);
+            }
+            try {
+                Thread.sleep(10); // polling interval of the wait, not a correctness delay
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     public static Map<String, AttributeValue> key(String pk, String sk) {

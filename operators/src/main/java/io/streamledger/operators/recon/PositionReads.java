@@ -39,8 +39,8 @@ public final class PositionReads extends RichAsyncFunction<ReconWindowResult, Re
         CompletableFuture<PositionView>[] reads = new CompletableFuture[n];
         try {
             for (int i = 0; i < n; i++) {
-                ReconEvent a = r.authorities[i];
-                reads[i] = positions.readAsync(r.tenant, a.account, a.asset);
+                AuthorityFact a = r.authorities[i].authority();
+                reads[i] = positions.readAsync(r.tenant, a.account(), a.asset());
             }
         } catch (RuntimeException e) {
             out.completeExceptionally(e);

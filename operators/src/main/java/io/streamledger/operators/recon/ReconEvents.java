@@ -6,7 +6,9 @@ import io.streamledger.model.change.Operation;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.order.OrderSide;
 import io.streamledger.model.table.Attr;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -33,18 +35,19 @@ public final class ReconEvents {
         if (i == null) {
             throw new IllegalArgumentException("trade change " + c.eventId() + " has no new image");
         }
-        ReconEvent e = new ReconEvent();
-        e.kind = ReconEvent.Kind.FILL;
-        e.tenant = str(i, "tenant");
-        e.tradeId = str(i, "tradeId");
-        e.account = str(i, Attr.ACCOUNT);
-        e.symbol = str(i, Attr.SYMBOL);
-        e.side = str(i, Attr.SIDE);
-        e.quantity = num(i, Attr.QUANTITY);
-        e.price = num(i, Attr.PRICE);
-        e.currency = str(i, Attr.CURRENCY);
-        e.fee = i.containsKey("fee") ? num(i, "fee") : null;
-        e.eventTimeMillis = Instant.parse(str(i, "executedAt")).toEpochMilli();
+        FillFact fill =
+                new FillFact(
+                        str(i, "tradeId"),
+                        str(i, Attr.ACCOUNT),
+                        str(i, Attr.SYMBOL),
+                        side(i),
+                        num(i, Attr.QUANTITY),
+                        num(i, Attr.PRICE),
+                        str(i, Attr.CURRENCY),
+                        i.containsKey("fee") ? num(i, "fee") : null);
+        ReconEvent e =
+                ReconEvent.of(
+                        str(i, "tenant"), Instant.parse(str(i, "executedAt")).toEpochMilli(), fill);
         return Optional.of(e);
     }
 
@@ -57,37 +60,40 @@ public final class ReconEvents {
         if (LedgerSchema.isPosting(sk)
                 && c.operation() == Operation.INSERT
                 && i.containsKey(LedgerSchema.ROLE)) {
-            ReconEvent e = new ReconEvent();
-            e.kind = ReconEvent.Kind.POSTING;
-            e.tenant = str(i, LedgerSchema.TENANT);
-            e.txnId = str(i, LedgerSchema.TXN_ID);
-            e.sourceId = opt(i, LedgerSchema.SOURCE_ID);
-            e.line = Integer.parseInt(num(i, LedgerSchema.LINE));
-            e.account = str(i, LedgerSchema.ACCOUNT);
-            e.assetType = str(i, LedgerSchema.ASSET_TYPE);
-            e.asset = str(i, LedgerSchema.ASSET);
-            e.amount = num(i, LedgerSchema.AMOUNT);
-            e.role = str(i, LedgerSchema.ROLE);
+            PostingFact posting =
+                    new PostingFact(
+                            str(i, LedgerSchema.TXN_ID),
+                            opt(i, LedgerSchema.SOURCE_ID),
+                            num(i, LedgerSchema.LINE).intValueExact(),
+                            str(i, LedgerSchema.ACCOUNT),
+                            assetType(i),
+                            str(i, LedgerSchema.ASSET),
+                            num(i, LedgerSchema.AMOUNT),
+                            str(i, LedgerSchema.ROLE));
             String at = opt(i, LedgerSchema.EFFECTIVE_AT);
-            e.eventTimeMillis =
-                    Instant.parse(at != null ? at : str(i, LedgerSchema.RECORDED_AT))
-                            .toEpochMilli();
+            ReconEvent e =
+                    ReconEvent.of(
+                            str(i, LedgerSchema.TENANT),
+                            Instant.parse(at != null ? at : str(i, LedgerSchema.RECORDED_AT))
+                                    .toEpochMilli(),
+                            posting);
             return Optional.of(e);
         }
         if (LedgerSchema.isSecurityAuthority(sk)) {
-            ReconEvent e = new ReconEvent();
-            e.kind = ReconEvent.Kind.AUTHORITY;
-            e.tenant = str(i, LedgerSchema.TENANT);
-            e.account = str(i, LedgerSchema.ACCOUNT);
-            e.assetType = AuthorityKey.Kind.SEC.name();
-            e.asset = str(i, LedgerSchema.ASSET);
-            e.version = Long.parseLong(num(i, LedgerSchema.VERSION));
-            e.posted = num(i, LedgerSchema.POSTED);
+            AuthorityFact authority =
+                    new AuthorityFact(
+                            str(i, LedgerSchema.ACCOUNT),
+                            str(i, LedgerSchema.ASSET),
+                            num(i, LedgerSchema.VERSION).longValueExact(),
+                            num(i, LedgerSchema.POSTED));
             String at = opt(i, LedgerSchema.UPDATED_AT);
-            e.eventTimeMillis =
-                    at != null
-                            ? Instant.parse(at).toEpochMilli()
-                            : c.approximateCreationDateTime().toEpochMilli();
+            ReconEvent e =
+                    ReconEvent.of(
+                            str(i, LedgerSchema.TENANT),
+                            at != null
+                                    ? Instant.parse(at).toEpochMilli()
+                                    : c.approximateCreationDateTime().toEpochMilli(),
+                            authority);
             return Optional.of(e);
         }
         return Optional.empty();
@@ -104,10 +110,29 @@ public final class ReconEvents {
         return i.get(name) instanceof AttributeValue.S s ? s.value() : null;
     }
 
-    private static String num(Map<String, AttributeValue> i, String name) {
+    private static BigDecimal num(Map<String, AttributeValue> i, String name) {
         if (i.get(name) instanceof AttributeValue.N n) {
-            return n.bigDecimal().toPlainString();
+            return n.bigDecimal();
         }
         throw new IllegalArgumentException("attribute '" + name + "' missing or not a number");
+    }
+
+    private static OrderSide side(Map<String, AttributeValue> i) {
+        OrderSide side = OrderSide.parse(str(i, Attr.SIDE));
+        if (side == null) {
+            throw new IllegalArgumentException("attribute '" + Attr.SIDE + "' is not BUY or SELL");
+        }
+        return side;
+    }
+
+    private static AuthorityKey.Kind assetType(Map<String, AttributeValue> i) {
+        String t = str(i, LedgerSchema.ASSET_TYPE);
+        for (AuthorityKey.Kind k : AuthorityKey.Kind.values()) {
+            if (k.name().equals(t)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException(
+                "attribute '" + LedgerSchema.ASSET_TYPE + "' unknown: " + t);
     }
 }

@@ -57,11 +57,12 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
         List<BreakRecord> found = new ArrayList<>(List.of(r.ledgerBreaks));
         int lagging = 0;
         for (int i = 0; i < r.authorities.length; i++) {
-            ReconEvent a = r.authorities[i];
+            ReconEvent ae = r.authorities[i];
+            AuthorityFact a = ae.authority();
             PositionView v = r.view(i);
-            BigDecimal qty = new BigDecimal(a.posted);
-            if (v != null && v.sourceVersion() >= a.version) {
-                if (v.sourceVersion() == a.version && v.quantity().compareTo(qty) != 0) {
+            BigDecimal qty = a.posted();
+            if (v != null && v.sourceVersion() >= a.version()) {
+                if (v.sourceVersion() == a.version() && v.quantity().compareTo(qty) != 0) {
                     found.add(
                             ReconWindowFunction.recon(
                                     ReconReason.POSITION_MISMATCH,
@@ -69,17 +70,17 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
                                     r.batchId,
                                     r.windowStartMillis,
                                     r.windowEndMillis,
-                                    a.account + "/" + a.asset,
+                                    a.account() + "/" + a.asset(),
                                     ReconWindowFunction.positionEvidence(a, v)
                                             .put("expectedQuantity", qty),
-                                    a.account,
-                                    a.asset,
+                                    a.account(),
+                                    a.asset(),
                                     "V",
-                                    a.version));
+                                    a.version()));
                 }
                 continue;
             }
-            long lag = r.firedAtMillis - a.eventTimeMillis;
+            long lag = r.firedAtMillis - ae.eventTimeMillis;
             if (lag >= config.projectionSlaMillis()) {
                 found.add(
                         ReconWindowFunction.recon(
@@ -88,14 +89,14 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
                                 r.batchId,
                                 r.windowStartMillis,
                                 r.windowEndMillis,
-                                a.account + "/" + a.asset,
+                                a.account() + "/" + a.asset(),
                                 ReconWindowFunction.positionEvidence(a, v)
                                         .put("lagMillis", lag)
                                         .put("slaMillis", config.projectionSlaMillis()),
-                                a.account,
-                                a.asset,
+                                a.account(),
+                                a.asset(),
                                 "V",
-                                a.version));
+                                a.version()));
             } else {
                 lagging++;
             }
@@ -122,13 +123,14 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
         manifest.put("positions.checked", r.authorities.length);
         manifest.put("positions.laggingWithinSla", lagging);
         StringBuilder versions = new StringBuilder();
-        for (ReconEvent a : r.authorities) {
+        for (ReconEvent ae : r.authorities) {
+            AuthorityFact a = ae.authority();
             versions.append(versions.length() == 0 ? "" : ";")
-                    .append(a.account)
+                    .append(a.account())
                     .append('/')
-                    .append(a.asset)
+                    .append(a.asset())
                     .append('@')
-                    .append(a.version);
+                    .append(a.version());
         }
         manifest.put("positions.versions", versions);
         batch.manifest = manifest.json();

@@ -98,7 +98,7 @@ public final class ReconWindowFunction
     /** The window's records, deduplicated: fills by trade, postings by txn line, last authority. */
     static final class WindowInputs {
         final Map<String, ReconEvent> fills = new TreeMap<>();
-        final Map<String, List<ReconEvent>> txns = new TreeMap<>();
+        final Map<String, List<PostingFact>> txns = new TreeMap<>();
         final Map<String, ReconEvent> lastAuthority = new TreeMap<>();
         final Map<String, long[]> sources = new TreeMap<>(); // kind -> count, first, last
         final Totals totals = new Totals();
@@ -116,22 +116,25 @@ public final class ReconWindowFunction
                 s[2] = Math.max(s[2], e.eventTimeMillis);
                 switch (e.kind) {
                     case FILL -> {
-                        if (in.fills.putIfAbsent(e.tradeId, e) == null) {
-                            in.totals.fill(e);
+                        FillFact f = e.fill();
+                        if (in.fills.putIfAbsent(f.tradeId(), e) == null) {
+                            in.totals.fill(f);
                         }
                     }
                     case POSTING -> {
-                        List<ReconEvent> lines =
-                                in.txns.computeIfAbsent(e.txnId, k -> new ArrayList<>());
-                        if (lines.stream().noneMatch(l -> l.line == e.line)) {
-                            lines.add(e);
-                            in.totals.posting(e);
+                        PostingFact p = e.posting();
+                        List<PostingFact> lines =
+                                in.txns.computeIfAbsent(p.txnId(), k -> new ArrayList<>());
+                        if (lines.stream().noneMatch(l -> l.line() == p.line())) {
+                            lines.add(p);
+                            in.totals.posting(p);
                         }
                     }
                     case AUTHORITY -> {
-                        String k = e.account + "/" + e.asset;
+                        AuthorityFact a = e.authority();
+                        String k = a.account() + "/" + a.asset();
                         ReconEvent prev = in.lastAuthority.get(k);
-                        if (prev == null || prev.version < e.version) {
+                        if (prev == null || prev.authority().version() < a.version()) {
                             in.lastAuthority.put(k, e);
                         }
                     }
@@ -147,10 +150,11 @@ public final class ReconWindowFunction
             String tenant, String batchId, TimeWindow w, WindowInputs in) {
         List<BreakRecord> found = new ArrayList<>();
         Map<String, String> fillTxn = new HashMap<>();
-        for (ReconEvent f : in.fills.values()) {
-            String txnId = LedgerIds.tradeTxnId(f.tenant, f.tradeId);
-            fillTxn.put(txnId, f.tradeId);
-            List<ReconEvent> lines = in.txns.get(txnId);
+        for (ReconEvent fe : in.fills.values()) {
+            FillFact f = fe.fill();
+            String txnId = LedgerIds.tradeTxnId(fe.tenant, f.tradeId());
+            fillTxn.put(txnId, f.tradeId());
+            List<PostingFact> lines = in.txns.get(txnId);
             if (lines == null) {
                 found.add(
                         recon(
@@ -159,24 +163,22 @@ public final class ReconWindowFunction
                                 batchId,
                                 w.getStart(),
                                 w.getEnd(),
-                                "fill " + f.tradeId,
+                                "fill " + f.tradeId(),
                                 fillEvidence(f).put("expectedTxnId", txnId),
-                                f.tradeId));
+                                f.tradeId()));
                 continue;
             }
             Expected x = expected(f);
             BigDecimal cash = BigDecimal.ZERO;
             BigDecimal sec = BigDecimal.ZERO;
-            for (ReconEvent l : lines) {
-                if (!f.account.equals(l.account)) {
+            for (PostingFact l : lines) {
+                if (!f.account().equals(l.account())) {
                     continue;
                 }
-                if (AuthorityKey.Kind.CASH.name().equals(l.assetType)
-                        && f.currency.equals(l.asset)) {
-                    cash = cash.add(new BigDecimal(l.amount));
-                } else if (AuthorityKey.Kind.SEC.name().equals(l.assetType)
-                        && f.symbol.equals(l.asset)) {
-                    sec = sec.add(new BigDecimal(l.amount));
+                if (l.assetType() == AuthorityKey.Kind.CASH && f.currency().equals(l.asset())) {
+                    cash = cash.add(l.amount());
+                } else if (l.assetType() == AuthorityKey.Kind.SEC && f.symbol().equals(l.asset())) {
+                    sec = sec.add(l.amount());
                 }
             }
             if (cash.compareTo(x.cash) != 0 || sec.compareTo(x.securities) != 0) {
@@ -187,19 +189,19 @@ public final class ReconWindowFunction
                                 batchId,
                                 w.getStart(),
                                 w.getEnd(),
-                                "fill " + f.tradeId,
+                                "fill " + f.tradeId(),
                                 fillEvidence(f)
                                         .put("txnId", txnId)
                                         .put("expectedClientCash", x.cash)
                                         .put("actualClientCash", cash)
                                         .put("expectedClientSecurities", x.securities)
                                         .put("actualClientSecurities", sec),
-                                f.tradeId));
+                                f.tradeId()));
             }
         }
-        for (Map.Entry<String, List<ReconEvent>> t : in.txns.entrySet()) {
+        for (Map.Entry<String, List<PostingFact>> t : in.txns.entrySet()) {
             if (!fillTxn.containsKey(t.getKey())) {
-                ReconEvent any = t.getValue().get(0);
+                PostingFact any = t.getValue().get(0);
                 found.add(
                         recon(
                                 ReconReason.ORPHAN_LEDGER_TXN,
@@ -210,7 +212,7 @@ public final class ReconWindowFunction
                                 "txn " + t.getKey(),
                                 Evidence.of()
                                         .put("txnId", t.getKey())
-                                        .put("sourceId", any.sourceId)
+                                        .put("sourceId", any.sourceId())
                                         .put("lines", t.getValue().size()),
                                 t.getKey()));
             }
@@ -221,15 +223,12 @@ public final class ReconWindowFunction
     /** The client's expected cash and securities movement for a fill (documented rounding). */
     record Expected(BigDecimal cash, BigDecimal securities) {}
 
-    Expected expected(ReconEvent f) {
-        BigDecimal qty = new BigDecimal(f.quantity);
+    Expected expected(FillFact f) {
+        BigDecimal qty = f.quantity();
         BigDecimal consideration =
-                config.rounding()
-                        .consideration(new BigDecimal(f.price), qty, f.currency)
-                        .rounded()
-                        .amount();
-        BigDecimal fee = f.fee == null ? BigDecimal.ZERO : new BigDecimal(f.fee);
-        boolean buy = OrderSide.BUY.name().equalsIgnoreCase(f.side);
+                config.rounding().consideration(f.price(), qty, f.currency()).rounded().amount();
+        BigDecimal fee = f.fee() == null ? BigDecimal.ZERO : f.fee();
+        boolean buy = f.side() == OrderSide.BUY;
         BigDecimal cash = (buy ? consideration.negate() : consideration).subtract(fee);
         return new Expected(cash, buy ? qty : qty.negate());
     }
@@ -260,24 +259,24 @@ public final class ReconWindowFunction
                 e.json());
     }
 
-    private static Evidence fillEvidence(ReconEvent f) {
+    private static Evidence fillEvidence(FillFact f) {
         return Evidence.of()
-                .put("tradeId", f.tradeId)
-                .put("account", f.account)
-                .put("symbol", f.symbol)
-                .put("side", f.side)
-                .put("quantity", f.quantity)
-                .put("price", f.price)
-                .put("currency", f.currency)
-                .put("fee", f.fee);
+                .put("tradeId", f.tradeId())
+                .put("account", f.account())
+                .put("symbol", f.symbol())
+                .put("side", f.side().name())
+                .put("quantity", f.quantity())
+                .put("price", f.price())
+                .put("currency", f.currency())
+                .put("fee", f.fee());
     }
 
-    static Evidence positionEvidence(ReconEvent a, PositionView v) {
+    static Evidence positionEvidence(AuthorityFact a, PositionView v) {
         return Evidence.of()
-                .put("account", a.account)
-                .put("symbol", a.asset)
-                .put("authorityVersion", a.version)
-                .put("authorityQuantity", a.posted)
+                .put("account", a.account())
+                .put("symbol", a.asset())
+                .put("authorityVersion", a.version())
+                .put("authorityQuantity", a.posted())
                 .put("viewVersion", v == null ? "none" : Long.toString(v.sourceVersion()))
                 .put("viewQuantity", v == null ? "none" : v.quantity().toPlainString());
     }
@@ -292,24 +291,21 @@ public final class ReconWindowFunction
         final Map<String, BigDecimal> debits = new TreeMap<>();
         final Map<String, BigDecimal> credits = new TreeMap<>();
 
-        void fill(ReconEvent f) {
+        void fill(FillFact f) {
             fills++;
-            notional.merge(
-                    f.currency,
-                    new BigDecimal(f.price).multiply(new BigDecimal(f.quantity)),
-                    BigDecimal::add);
-            if (f.fee != null) {
-                fees.merge(f.currency, new BigDecimal(f.fee), BigDecimal::add);
+            notional.merge(f.currency(), f.price().multiply(f.quantity()), BigDecimal::add);
+            if (f.fee() != null) {
+                fees.merge(f.currency(), f.fee(), BigDecimal::add);
             }
         }
 
-        void posting(ReconEvent p) {
+        void posting(PostingFact p) {
             postings++;
-            if (!AuthorityKey.Kind.CASH.name().equals(p.assetType)) {
+            if (p.assetType() != AuthorityKey.Kind.CASH) {
                 return;
             }
-            BigDecimal a = new BigDecimal(p.amount);
-            (a.signum() < 0 ? debits : credits).merge(p.asset, a, BigDecimal::add);
+            BigDecimal a = p.amount();
+            (a.signum() < 0 ? debits : credits).merge(p.asset(), a, BigDecimal::add);
         }
 
         String json() {

@@ -7,6 +7,8 @@ import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.change.Transport;
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.order.OrderSide;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +60,8 @@ class ReconEventsTest {
         assertThat(e.kind).isEqualTo(ReconEvent.Kind.FILL);
         assertThat(e.eventTimeMillis)
                 .isEqualTo(Instant.parse("2026-11-30T10:00:00Z").toEpochMilli());
-        assertThat(e.price).isEqualTo("12.5");
+        assertThat(e.fill().price()).isEqualByComparingTo(new BigDecimal("12.5"));
+        assertThat(e.fill().side()).isEqualTo(OrderSide.BUY);
         i.remove("currency");
         assertThatThrownBy(
                         () -> ReconEvents.fromExecution(insert("TEN#t1#ORDER#o", "TRADE#x#tr1", i)))
@@ -82,6 +85,8 @@ class ReconEventsTest {
         i.put("effectiveAt", s("2026-11-30T10:00:00Z"));
         ReconEvent e = ReconEvents.fromLedger(insert("P", "POST#x", i)).orElseThrow();
         assertThat(e.kind).isEqualTo(ReconEvent.Kind.POSTING);
+        assertThat(e.posting().assetType()).isEqualTo(AuthorityKey.Kind.CASH);
+        assertThat(e.posting().amount()).isEqualByComparingTo(new BigDecimal("-125"));
         assertThat(e.eventTimeMillis)
                 .isEqualTo(Instant.parse("2026-11-30T10:00:00Z").toEpochMilli());
         assertThat(ReconEvents.fromLedger(insert("P", "AUTH#CASH#USD", i))).isEmpty();
@@ -93,21 +98,13 @@ class ReconEventsTest {
                 new ReconWindowFunction(
                         ReconConfig.of(
                                 Duration.ofMinutes(1), Duration.ZERO, Duration.ofSeconds(30)));
-        ReconEvent buy = new ReconEvent();
-        buy.side = "BUY";
-        buy.quantity = "3";
-        buy.price = "0.125"; // 0.375 -> 0.38 (HALF_EVEN on the 2nd decimal: 0.375 -> 0.38)
-        buy.currency = "USD";
-        buy.fee = "0.10";
+        // 3 × 0.125 = 0.375 -> 0.38 (HALF_EVEN on the 2nd decimal)
+        FillFact buy = fill(OrderSide.BUY, "3", "0.125", new BigDecimal("0.10"));
         var x = f.expected(buy);
         assertThat(x.cash()).isEqualByComparingTo(new BigDecimal("-0.48"));
         assertThat(x.securities()).isEqualByComparingTo(new BigDecimal("3"));
-        ReconEvent sell = new ReconEvent();
-        sell.side = "SELL";
-        sell.quantity = "1";
-        sell.price = "0.125"; // 0.125 -> 0.12 (HALF_EVEN)
-        sell.currency = "USD";
-        sell.fee = null;
+        // 0.125 -> 0.12 (HALF_EVEN)
+        FillFact sell = fill(OrderSide.SELL, "1", "0.125", null);
         assertThat(f.expected(sell).cash()).isEqualByComparingTo(new BigDecimal("0.12"));
         assertThat(f.expected(sell).securities()).isEqualByComparingTo(new BigDecimal("-1"));
     }
@@ -117,5 +114,10 @@ class ReconEventsTest {
         long start = Instant.parse("2026-11-30T09:15:00Z").toEpochMilli();
         assertThat(ReconWindowFunction.batchId(start, 900_000))
                 .isEqualTo("RECON-20261130T091500Z-900s");
+    }
+
+    private static FillFact fill(OrderSide side, String qty, String price, BigDecimal fee) {
+        return new FillFact(
+                "tr", "A", "NVDA", side, new BigDecimal(qty), new BigDecimal(price), "USD", fee);
     }
 }

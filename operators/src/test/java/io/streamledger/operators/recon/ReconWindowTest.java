@@ -2,7 +2,10 @@ package io.streamledger.operators.recon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.ledger.LedgerIds;
+import io.streamledger.model.order.OrderSide;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,18 +62,19 @@ class ReconWindowTest {
     }
 
     private static ReconEvent fill(String tradeId, long at) {
-        ReconEvent e = new ReconEvent();
-        e.kind = ReconEvent.Kind.FILL;
-        e.tenant = "t1";
-        e.tradeId = tradeId;
-        e.account = "C1";
-        e.symbol = "ACME";
-        e.side = "BUY";
-        e.quantity = "2";
-        e.price = "10.00";
-        e.currency = "USD";
-        e.fee = "0";
-        e.eventTimeMillis = at;
+        ReconEvent e =
+                ReconEvent.of(
+                        "t1",
+                        at,
+                        new FillFact(
+                                tradeId,
+                                "C1",
+                                "ACME",
+                                OrderSide.BUY,
+                                new BigDecimal("2"),
+                                new BigDecimal("10.00"),
+                                "USD",
+                                BigDecimal.ZERO));
         return e;
     }
 
@@ -83,18 +87,19 @@ class ReconWindowTest {
         };
         int n = 0;
         for (String[] l : lines) {
-            ReconEvent e = new ReconEvent();
-            e.kind = ReconEvent.Kind.POSTING;
-            e.tenant = "t1";
-            e.txnId = txn;
-            e.sourceId = "TRADE:" + tradeId;
-            e.line = ++n;
-            e.account = l[0];
-            e.assetType = l[1];
-            e.asset = l[2];
-            e.amount = l[3];
-            e.role = "X";
-            e.eventTimeMillis = at;
+            ReconEvent e =
+                    ReconEvent.of(
+                            "t1",
+                            at,
+                            new PostingFact(
+                                    txn,
+                                    "TRADE:" + tradeId,
+                                    ++n,
+                                    l[0],
+                                    AuthorityKey.Kind.valueOf(l[1]),
+                                    l[2],
+                                    new BigDecimal(l[3]),
+                                    "X"));
             out.add(e);
         }
         return out;
@@ -108,7 +113,8 @@ class ReconWindowTest {
             r.viewVersions = new long[n];
             r.viewQuantities = new java.math.BigDecimal[n];
             for (int i = 0; i < n; i++) {
-                PositionView v = rows.get(r.authorities[i].account + "/" + r.authorities[i].asset);
+                AuthorityFact a = r.authorities[i].authority();
+                PositionView v = rows.get(a.account() + "/" + a.asset());
                 r.viewVersions[i] = v == null ? -1 : v.sourceVersion();
                 r.viewQuantities[i] = v == null ? null : v.quantity();
             }
