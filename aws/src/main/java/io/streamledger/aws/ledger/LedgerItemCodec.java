@@ -287,7 +287,9 @@ public final class LedgerItemCodec {
         names.put("#ver", LedgerSchema.VERSION);
         names.put("#txn", LedgerSchema.LAST_TXN_ID);
         names.put("#upd", LedgerSchema.UPDATED_AT);
-        names.put("#pk", Attr.PK);
+        if (condition.contains("#pk")) {
+            names.put("#pk", Attr.PK);
+        }
         names.put("#tenant", LedgerSchema.TENANT);
         names.put("#acct", LedgerSchema.ACCOUNT);
         names.put("#atype", LedgerSchema.ASSET_TYPE);
