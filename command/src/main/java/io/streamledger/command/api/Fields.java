@@ -81,6 +81,19 @@ public final class Fields {
         return v.textValue();
     }
 
+    /** An optional non-negative integer (e.g. an expected version). */
+    public Long optionalLong(String field) {
+        JsonNode v = optional(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD", "field '" + name(field) + "' must be a non-negative integer");
+        }
+        return v.longValue();
+    }
+
     /** An identifier that becomes part of a key: 1-64 of [A-Za-z0-9_.:-]; '#' is rejected. */
     public String id(String field) {
         return checkId(name(field), text(field));

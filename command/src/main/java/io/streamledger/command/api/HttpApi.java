@@ -31,6 +31,10 @@ public final class HttpApi implements AutoCloseable {
 
     private static final String ATTR_TENANT = "sl.tenant";
     private static final String ATTR_METER = "sl.meter";
+    private static final String ATTR_PRINCIPAL = "sl.principal";
+
+    /** Routes under this prefix are for ops roles; every other /v1 route is for traders. */
+    static final String OPS_PREFIX = "/v1/ops/";
 
     private final Javalin app;
 
@@ -43,7 +47,21 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.ledger.LedgerService ledger,
             io.streamledger.command.ledger.BalanceQueries balances,
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
-            io.streamledger.command.orders.CancelService cancels) {}
+            io.streamledger.command.ops.DeadLetterRepository deadLetters,
+            io.streamledger.command.orders.CancelService cancels) {
+
+        /** Without the ops routes. */
+        public Services(
+                OrderService orders,
+                OrderQueries orderQueries,
+                io.streamledger.command.fills.FillService fills,
+                io.streamledger.command.fills.TradeQueries trades,
+                io.streamledger.command.ledger.LedgerService ledger,
+                io.streamledger.command.ledger.BalanceQueries balances,
+                io.streamledger.command.portfolio.PortfolioQueries portfolio) {
+            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null, null);
+        }
+    }
 
     public HttpApi(ApiKeyAuthenticator auth, Services s) {
         this.app =
@@ -62,6 +80,7 @@ public final class HttpApi implements AutoCloseable {
         registerIfPresent(s.ledger(), HttpApi::ledgerRoutes);
         registerIfPresent(s.balances(), HttpApi::balanceRoutes);
         registerIfPresent(s.portfolio(), HttpApi::portfolioRoutes);
+        registerIfPresent(s.deadLetters(), HttpApi::deadLetterRoutes);
         errorHandlers(app);
     }
 
@@ -77,7 +96,11 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    /** Every /v1 request carries a known API key; its tenant is the request's tenant. */
+    /**
+     * Every /v1 request carries a known API key; its tenant is the request's tenant and its role
+     * decides the routes: trader for today's routes, an ops role for {@code /v1/ops/} (auditor
+     * reads only); an ops request naming another tenant in {@code ?tenant=} is 403.
+     */
     private static void authenticate(Javalin app, ApiKeyAuthenticator auth) {
         app.before(
                 "/v1/*",
@@ -90,8 +113,8 @@ public final class HttpApi implements AutoCloseable {
                             key = authz.substring("Bearer ".length());
                         }
                     }
-                    String tenant = auth.tenantFor(key).orElse(null);
-                    if (tenant == null) {
+                    ApiKeyAuthenticator.Principal who = auth.principalFor(key).orElse(null);
+                    if (who == null) {
                         throw new ApiException(
                                 401,
                                 "UNAUTHENTICATED",
@@ -99,8 +122,193 @@ public final class HttpApi implements AutoCloseable {
                                         + HEADER_API_KEY
                                         + " header)");
                     }
-                    ctx.attribute(ATTR_TENANT, tenant);
+                    authorize(ctx, who);
+                    ctx.attribute(ATTR_TENANT, who.tenant());
+                    ctx.attribute(ATTR_PRINCIPAL, who);
                 });
+    }
+
+    private static void authorize(Context ctx, ApiKeyAuthenticator.Principal who) {
+        ApiKeyAuthenticator.Role role = who.role();
+        if (!ctx.path().startsWith(OPS_PREFIX)) {
+            if (role != ApiKeyAuthenticator.Role.TRADER) {
+                throw forbidden("role " + role.label() + " may not use " + ctx.path());
+            }
+            return;
+        }
+        boolean read = "GET".equals(ctx.method().name());
+        if (read ? !role.mayReadOps() : !role.mayActOnOps()) {
+            throw forbidden(
+                    "role "
+                            + role.label()
+                            + " may not "
+                            + (read ? "read" : "change")
+                            + " ops resources");
+        }
+        String named = ctx.queryParam("tenant");
+        if (named != null && !named.equals(who.tenant())) {
+            throw new ApiException(
+                    403,
+                    "CROSS_TENANT",
+                    "this key is scoped to its own tenant, not '" + named + "'");
+        }
+    }
+
+    private static ApiException forbidden(String message) {
+        return new ApiException(403, "FORBIDDEN", message);
+    }
+
+    /** GET/POST /v1/ops/dead-letters (CS08): list, show, replay, discard. */
+    private static void deadLetterRoutes(
+            Javalin app, io.streamledger.command.ops.DeadLetterRepository repo) {
+        app.get(
+                "/v1/ops/dead-letters",
+                ctx -> {
+                    onlyParams(
+                            ctx,
+                            java.util.Set.of(
+                                    "job", "reason", "status", "limit", "cursor", "tenant"));
+                    String job = ctx.queryParam("job");
+                    if (job == null || job.isEmpty()) {
+                        throw ApiException.badRequest(
+                                "MISSING_PARAMETER", "query parameter 'job' is required");
+                    }
+                    Fields.checkId("query parameter 'job'", job);
+                    var reason =
+                            enumParam(
+                                    ctx,
+                                    "reason",
+                                    io.streamledger.model.deadletter.DeadLetterReason.class);
+                    var status =
+                            enumParam(
+                                    ctx,
+                                    "status",
+                                    io.streamledger.model.deadletter.DeadLetterStatus.class);
+                    Integer limit = limit(ctx);
+                    if (limit != null
+                            && (limit < 1
+                                    || limit
+                                            > io.streamledger.command.ops.DeadLetterRepository
+                                                    .MAX_PAGE)) {
+                        throw ApiException.badRequest(
+                                "INVALID_FIELD",
+                                "limit must be in [1, "
+                                        + io.streamledger.command.ops.DeadLetterRepository.MAX_PAGE
+                                        + "]");
+                    }
+                    writeRead(
+                            ctx,
+                            io.streamledger.command.ops.DeadLetterDocs.page(
+                                    repo.list(
+                                            tenant(ctx),
+                                            job,
+                                            reason,
+                                            status,
+                                            limit,
+                                            ctx.queryParam("cursor"))));
+                });
+        app.get(
+                "/v1/ops/dead-letters/{id}",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("tenant"));
+                    var ref = deadLetterRef(ctx);
+                    writeRead(
+                            ctx,
+                            io.streamledger.command.ops.DeadLetterDocs.entry(
+                                    repo.show(tenant(ctx), ref)
+                                            .orElseThrow(
+                                                    () ->
+                                                            ApiException.notFound(
+                                                                    "no dead letter "
+                                                                            + ctx.pathParam(
+                                                                                    "id")))));
+                });
+        app.post(
+                "/v1/ops/dead-letters/{id}/replay",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("tenant"));
+                    var ref = deadLetterRef(ctx);
+                    Fields f = Fields.of(optionalBody(ctx));
+                    Long expected = f.optionalLong("expectedVersion");
+                    String note = f.optionalText("note", 500);
+                    f.rejectUnknown();
+                    writeChange(ctx, repo.replay(tenant(ctx), ref, expected, actor(ctx), note));
+                });
+        app.post(
+                "/v1/ops/dead-letters/{id}/discard",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("tenant"));
+                    var ref = deadLetterRef(ctx);
+                    Fields f = Fields.of(body(ctx));
+                    String reason = f.optionalText("reason", 500);
+                    if (reason == null || reason.isBlank()) {
+                        throw ApiException.badRequest(
+                                "MISSING_FIELD", "required field 'reason' is missing");
+                    }
+                    Long expected = f.optionalLong("expectedVersion");
+                    if (expected == null) {
+                        throw ApiException.badRequest(
+                                "MISSING_FIELD", "required field 'expectedVersion' is missing");
+                    }
+                    f.rejectUnknown();
+                    writeChange(ctx, repo.discard(tenant(ctx), ref, expected, actor(ctx), reason));
+                });
+    }
+
+    private static io.streamledger.aws.deadletter.DeadLetterRef deadLetterRef(Context ctx) {
+        try {
+            return io.streamledger.aws.deadletter.DeadLetterRef.parse(ctx.pathParam("id"));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("INVALID_FIELD", e.getMessage());
+        }
+    }
+
+    private static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, v);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD",
+                    "query parameter '"
+                            + name
+                            + "' must be one of "
+                            + java.util.Arrays.toString(type.getEnumConstants()));
+        }
+    }
+
+    private static String actor(Context ctx) {
+        return ctx.<ApiKeyAuthenticator.Principal>attribute(ATTR_PRINCIPAL).actor();
+    }
+
+    /** An empty body is an empty object (replay's fields are optional). */
+    private static ObjectNode optionalBody(Context ctx) throws IOException {
+        if (ctx.req().getContentLengthLong() == 0) {
+            return StrictJson.MAPPER.createObjectNode();
+        }
+        return body(ctx);
+    }
+
+    /** 200 with the entry after the change; 404; 409 naming the entry's current status/version. */
+    private static void writeChange(
+            Context ctx, io.streamledger.command.ops.DeadLetterRepository.Result r)
+            throws JsonProcessingException {
+        switch (r.outcome()) {
+            case DONE ->
+                    writeRead(ctx, io.streamledger.command.ops.DeadLetterDocs.entry(r.current()));
+            case NOT_FOUND -> throw ApiException.notFound("no dead letter " + ctx.pathParam("id"));
+            case CONFLICT ->
+                    throw ApiException.conflict(
+                            "STALE_VERSION",
+                            "dead letter is "
+                                    + r.current().status()
+                                    + " at version "
+                                    + r.current().version()
+                                    + "; only an OPEN entry at the expected version can change");
+        }
     }
 
     /** POST /v1/orders (CS01 admission). */

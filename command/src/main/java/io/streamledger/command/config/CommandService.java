@@ -25,6 +25,7 @@ import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
 import io.streamledger.command.portfolio.PortfolioQueries;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.model.table.Tables;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
@@ -121,7 +122,18 @@ public final class CommandService {
         return new HttpApi(
                 auth,
                 new HttpApi.Services(
-                        orders, orderQueries, fills, trades, ledger, balances, portfolio, cancels));
+                        orders,
+                        orderQueries,
+                        fills,
+                        trades,
+                        ledger,
+                        balances,
+                        portfolio,
+                        new io.streamledger.command.ops.DeadLetterRepository(
+                                ddb.client(),
+                                tables.naming().physicalName(Tables.DEAD_LETTER),
+                                config.clock()),
+                        cancels));
     }
 
     public ServiceConfig config() {

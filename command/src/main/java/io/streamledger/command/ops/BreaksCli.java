@@ -1,8 +1,6 @@
 package io.streamledger.command.ops;
 
-import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.items.BreakStatus;
-import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -10,6 +8,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -35,22 +34,7 @@ public final class BreaksCli {
 
     @Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(
-            names = "--endpoint",
-            description = "DynamoDB endpoint override, e.g. http://127.0.0.1:8000")
-    String endpoint;
-
-    @Option(names = "--region", defaultValue = "us-east-1")
-    String region;
-
-    @Option(names = "--table-prefix", defaultValue = "")
-    String prefix;
-
-    @Option(names = "--access-key", description = "BASIC credentials (else the SDK default chain)")
-    String accessKey;
-
-    @Option(names = "--secret-key")
-    String secretKey;
+    @Mixin OpsConnection connection;
 
     @Option(names = "--tenant", required = true, scope = CommandLine.ScopeType.INHERIT)
     String tenant;
@@ -65,19 +49,11 @@ public final class BreaksCli {
     }
 
     DynamoDbClient client() {
-        DynamoDbClientConfig.Builder b =
-                DynamoDbClientConfig.builder().region(region).endpointOverride(endpoint);
-        if (accessKey != null) {
-            b.staticCredentials(accessKey, secretKey);
-        }
-        return b.build().buildSyncClient();
+        return connection.client();
     }
 
     BreakRepository repo(DynamoDbClient ddb) {
-        return new BreakRepository(
-                ddb,
-                new TableNaming(prefix).physicalName(Tables.RECONCILIATION),
-                Clock.systemUTC());
+        return new BreakRepository(ddb, connection.table(Tables.RECONCILIATION), Clock.systemUTC());
     }
 
     PrintWriter out() {

@@ -37,4 +37,36 @@ class ApiKeyAuthenticatorTest {
         Files.writeString(f, "acme plaintext-key\n");
         assertThatThrownBy(() -> ApiKeyAuthenticator.fromFile(f)).hasMessageContaining(":1:");
     }
+
+    @Test
+    void aThirdColumnGivesTheKeyItsRoleAndTraderIsTheDefault(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("keys");
+        Files.writeString(
+                f,
+                "acme "
+                        + ApiKeyAuthenticator.sha256Hex("trade")
+                        + "\nacme "
+                        + ApiKeyAuthenticator.sha256Hex("ops")
+                        + " finance-ops\nacme "
+                        + ApiKeyAuthenticator.sha256Hex("audit")
+                        + " auditor\n");
+        ApiKeyAuthenticator a = ApiKeyAuthenticator.fromFile(f);
+        assertThat(a.principalFor("trade").orElseThrow().role())
+                .isEqualTo(ApiKeyAuthenticator.Role.TRADER);
+        ApiKeyAuthenticator.Principal ops = a.principalFor("ops").orElseThrow();
+        assertThat(ops.role()).isEqualTo(ApiKeyAuthenticator.Role.FINANCE_OPS);
+        assertThat(ops.actor())
+                .isEqualTo("finance-ops:" + ApiKeyAuthenticator.sha256Hex("ops").substring(0, 12));
+        assertThat(a.principalFor("audit").orElseThrow().role().mayActOnOps()).isFalse();
+        assertThat(a.principalFor("audit").orElseThrow().role().mayReadOps()).isTrue();
+    }
+
+    @Test
+    void anUnknownRoleIsRejectedWithItsLineNumber(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("keys");
+        Files.writeString(f, "acme " + ApiKeyAuthenticator.sha256Hex("k") + " admin\n");
+        assertThatThrownBy(() -> ApiKeyAuthenticator.fromFile(f))
+                .hasMessageContaining(":1:")
+                .hasMessageContaining("unknown role 'admin'");
+    }
 }

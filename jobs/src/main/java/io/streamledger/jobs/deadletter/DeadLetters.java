@@ -1,6 +1,7 @@
 package io.streamledger.jobs.deadletter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.change.JsonFields;
@@ -12,7 +13,6 @@ import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.sinks.deadletter.DeadLetterConverter;
-import io.streamledger.sinks.deadletter.DeadLetterEntry;
 import io.streamledger.sinks.deadletter.DeadLetterSink;
 import java.time.Instant;
 import org.apache.flink.api.connector.sink2.Sink;

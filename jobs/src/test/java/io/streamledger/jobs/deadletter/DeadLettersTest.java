@@ -2,6 +2,7 @@ package io.streamledger.jobs.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.SourceDeadLetter;
@@ -9,7 +10,6 @@ import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GateEvent;
-import io.streamledger.sinks.deadletter.DeadLetterEntry;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

@@ -4,6 +4,10 @@ package io.streamledger.model.deadletter;
 public enum DeadLetterStatus {
     /** Set aside, waiting for an operator (listed by the status queue). */
     OPEN,
+    /**
+     * An operator asked for a replay; the entry leaves the open queue until the job re-fails it.
+     */
+    REPLAY_REQUESTED,
     /** Re-injected through the job's own input path. */
     REPLAYED,
     /** Dropped by an operator with a reason; the entry stays as the audit record. */

@@ -1,6 +1,8 @@
 package io.streamledger.sinks.deadletter;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.deadletter.DeadLetterEntry;
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.model.deadletter.DeadLetterReason;

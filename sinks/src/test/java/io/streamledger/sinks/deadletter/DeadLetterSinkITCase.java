@@ -3,6 +3,9 @@ package io.streamledger.sinks.deadletter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.deadletter.DeadLetterEntry;
+import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;

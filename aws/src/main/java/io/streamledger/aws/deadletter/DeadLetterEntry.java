@@ -1,4 +1,4 @@
-package io.streamledger.sinks.deadletter;
+package io.streamledger.aws.deadletter;
 
 import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;

@@ -1,4 +1,4 @@
-package io.streamledger.sinks.deadletter;
+package io.streamledger.aws.deadletter;
 
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.table.Attr;

@@ -1,12 +1,15 @@
-package io.streamledger.sinks.deadletter;
+package io.streamledger.aws.deadletter;
 
+import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.keys.DeadLetterStatusKey;
 import io.streamledger.model.shard.ShardHash;
 import io.streamledger.model.table.Attr;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
@@ -38,6 +41,8 @@ public final class DeadLetterItems {
     public static final String A_ATTEMPTS = "attempts";
     public static final String A_STATUS = Attr.STATUS;
     public static final String A_SHARD = "shard";
+    public static final String A_VERSION = Attr.VERSION;
+    public static final String A_HISTORY = "history";
 
     private DeadLetterItems() {}
 
@@ -96,6 +101,7 @@ public final class DeadLetterItems {
         once.accept(A_FIRST_SEEN, s(seen.toString()));
         once.accept(A_STATUS, s(DeadLetterStatus.OPEN.name()));
         once.accept(A_SHARD, n(shard));
+        once.accept(A_VERSION, n(1));
         once.accept(Attr.HASH_VERSION, n(ShardHash.HASH_VERSION));
         once.accept(Attr.GSI1PK, s(queue.pk()));
         once.accept(Attr.GSI1SK, s(queue.sk()));
@@ -109,6 +115,109 @@ public final class DeadLetterItems {
                 .expressionAttributeValues(values)
                 .returnValues(ReturnValue.UPDATED_OLD)
                 .build();
+    }
+
+    /**
+     * The operator's status change of one entry: conditional on its current status and version
+     * (optimistic concurrency), bumps the version, appends who/when/why to {@code history} and,
+     * once the entry is no longer OPEN, removes the sparse status-queue keys; nothing is deleted.
+     *
+     * @param action e.g. {@code DISCARD} or {@code REPLAY}
+     */
+    public static UpdateItemRequest transition(
+            String table,
+            DeadLetterKey key,
+            DeadLetterStatus from,
+            long expectedVersion,
+            DeadLetterStatus to,
+            String action,
+            String actor,
+            String note,
+            Instant at) {
+        Map<String, AttributeValue> event = new HashMap<>();
+        event.put("at", s(at.toString()));
+        event.put("actor", s(actor));
+        event.put("action", s(action));
+        event.put("fromStatus", s(from.name()));
+        event.put("toStatus", s(to.name()));
+        event.put("fromVersion", n(expectedVersion));
+        event.put("note", s(note == null ? "" : note));
+        String update =
+                "SET #st = :to, #v = #v + :one, #h = list_append(if_not_exists(#h, :empty), :ev)"
+                        + (to == DeadLetterStatus.OPEN ? "" : " REMOVE #g1pk, #g1sk");
+        Map<String, String> names = new HashMap<>();
+        names.put("#st", A_STATUS);
+        names.put("#v", A_VERSION);
+        names.put("#h", A_HISTORY);
+        if (to != DeadLetterStatus.OPEN) {
+            names.put("#g1pk", Attr.GSI1PK);
+            names.put("#g1sk", Attr.GSI1SK);
+        }
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk())))
+                .updateExpression(update)
+                .conditionExpression("#st = :from AND #v = :expected")
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(
+                        Map.of(
+                                ":to", s(to.name()),
+                                ":from", s(from.name()),
+                                ":expected", n(expectedVersion),
+                                ":one", n(1),
+                                ":empty", AttributeValue.fromL(List.of()),
+                                ":ev", AttributeValue.fromL(List.of(AttributeValue.fromM(event)))))
+                .returnValues(ReturnValue.ALL_NEW)
+                .build();
+    }
+
+    /** Reads a stored entry back (every field an operator sees). */
+    public static DeadLetterView view(Map<String, AttributeValue> i) {
+        List<DeadLetterView.Change> history = new ArrayList<>();
+        AttributeValue h = i.get(A_HISTORY);
+        if (h != null && h.hasL()) {
+            for (AttributeValue e : h.l()) {
+                Map<String, AttributeValue> m = e.m();
+                history.add(
+                        new DeadLetterView.Change(
+                                Instant.parse(m.get("at").s()),
+                                m.get("actor").s(),
+                                m.get("action").s(),
+                                DeadLetterStatus.valueOf(m.get("fromStatus").s()),
+                                DeadLetterStatus.valueOf(m.get("toStatus").s()),
+                                Long.parseLong(m.get("fromVersion").n()),
+                                m.get("note").s()));
+            }
+        }
+        return new DeadLetterView(
+                str(i, A_TENANT),
+                str(i, A_JOB),
+                str(i, A_OPERATOR),
+                DeadLetterReason.of(str(i, A_REASON)),
+                str(i, A_ID),
+                str(i, A_DETAIL),
+                str(i, A_PAYLOAD),
+                str(i, A_PAYLOAD_ENCODING),
+                str(i, A_ORIGIN),
+                str(i, A_SOURCE_POSITION),
+                str(i, A_AGGREGATE_KEY),
+                num(i, A_AGGREGATE_VERSION, 0),
+                Instant.parse(str(i, A_FIRST_SEEN)),
+                Instant.parse(str(i, A_LAST_SEEN)),
+                num(i, A_ATTEMPTS, 1),
+                DeadLetterStatus.valueOf(str(i, A_STATUS)),
+                num(i, A_VERSION, 1),
+                List.copyOf(history));
+    }
+
+    private static String str(Map<String, AttributeValue> i, String a) {
+        AttributeValue v = i.get(a);
+        return v == null ? null : v.s();
+    }
+
+    private static long num(Map<String, AttributeValue> i, String a, long absent) {
+        AttributeValue v = i.get(a);
+        return v == null ? absent : Long.parseLong(v.n());
     }
 
     private static AttributeValue s(String v) {

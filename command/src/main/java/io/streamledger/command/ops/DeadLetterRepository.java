@@ -1,0 +1,198 @@
+package io.streamledger.command.ops;
+
+import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.deadletter.DeadLetterRef;
+import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.command.api.PageCursor;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.keys.DeadLetterKey;
+import io.streamledger.model.table.Attr;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.annotation.Nullable;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * The operators' dead-letter operations (CS08) behind both the {@code deadletters} CLI and the
+ * {@code /v1/ops/dead-letters} routes: list one tenant's entries of one job (key order, optional
+ * reason prefix and status filter, bounded page, opaque cursor that cannot leave the partition),
+ * show one entry by strong read, and move it OPEN → DISCARDED or OPEN → REPLAY_REQUESTED only by a
+ * conditional write on status and version that appends the audit change; nothing is deleted.
+ */
+public final class DeadLetterRepository {
+
+    /** Largest page. */
+    public static final int MAX_PAGE = 100;
+
+    /** Page size when none is given. */
+    public static final int DEFAULT_PAGE = 50;
+
+    private static final Set<String> CURSOR_ATTRS = Set.of(Attr.PK, Attr.SK);
+
+    private final DynamoDbClient ddb;
+    private final String table;
+    private final Clock clock;
+
+    public DeadLetterRepository(DynamoDbClient ddb, String table, Clock clock) {
+        this.ddb = ddb;
+        this.table = table;
+        this.clock = clock;
+    }
+
+    /** A page of entries; {@code cursor} is null on the last page. */
+    public record Page(List<DeadLetterView> items, @Nullable String cursor) {}
+
+    /** What a conditional status change did. */
+    public enum Outcome {
+        DONE,
+        NOT_FOUND,
+        CONFLICT
+    }
+
+    /** The outcome with the entry as it is now (after the change, or the one that conflicted). */
+    public record Result(Outcome outcome, @Nullable DeadLetterView current) {}
+
+    /**
+     * @param reason null for every reason
+     * @param status null for every status (applied as a filter: a page may hold fewer items)
+     * @param limit null for {@link #DEFAULT_PAGE}
+     * @throws IllegalArgumentException for a bad job or limit
+     */
+    public Page list(
+            String tenant,
+            String job,
+            @Nullable DeadLetterReason reason,
+            @Nullable DeadLetterStatus status,
+            @Nullable Integer limit,
+            @Nullable String cursor) {
+        int n = limit == null ? DEFAULT_PAGE : limit;
+        if (n < 1 || n > MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_PAGE + "], got " + n);
+        }
+        String pk = DeadLetterKey.PK.build(tenant, job);
+        Map<String, String> names = new HashMap<>(Map.of("#pk", Attr.PK, "#sk", Attr.SK));
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":pk", AttributeValue.fromS(pk));
+        values.put(
+                ":prefix",
+                AttributeValue.fromS(reason == null ? "DL#" : "DL#" + reason.name() + "#"));
+        QueryRequest.Builder q =
+                QueryRequest.builder()
+                        .tableName(table)
+                        .keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
+                        .consistentRead(true)
+                        .limit(n);
+        if (status != null) {
+            names.put("#st", DeadLetterItems.A_STATUS);
+            values.put(":st", AttributeValue.fromS(status.name()));
+            q.filterExpression("#st = :st");
+        }
+        Map<String, AttributeValue> start = PageCursor.decode(cursor, CURSOR_ATTRS, Attr.PK, pk);
+        if (start != null) {
+            q.exclusiveStartKey(start);
+        }
+        QueryResponse r =
+                ddb.query(
+                        q.expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build());
+        return new Page(
+                r.items().stream().map(DeadLetterItems::view).toList(),
+                r.hasLastEvaluatedKey() ? PageCursor.encode(r.lastEvaluatedKey()) : null);
+    }
+
+    /** One entry, strongly read. */
+    public Optional<DeadLetterView> show(String tenant, DeadLetterRef ref) {
+        DeadLetterKey k = ref.key(tenant);
+        Map<String, AttributeValue> item =
+                ddb.getItem(
+                                b ->
+                                        b.tableName(table)
+                                                .key(
+                                                        Map.of(
+                                                                Attr.PK,
+                                                                AttributeValue.fromS(k.pk()),
+                                                                Attr.SK,
+                                                                AttributeValue.fromS(k.sk())))
+                                                .consistentRead(true))
+                        .item();
+        return item == null || item.isEmpty()
+                ? Optional.empty()
+                : Optional.of(DeadLetterItems.view(item));
+    }
+
+    /**
+     * OPEN → DISCARDED with the operator's reason; the entry stays readable as the audit record.
+     */
+    public Result discard(
+            String tenant, DeadLetterRef ref, long expectedVersion, String actor, String reason) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("a discard needs a reason");
+        }
+        return transition(
+                tenant, ref, expectedVersion, DeadLetterStatus.DISCARDED, "DISCARD", actor, reason);
+    }
+
+    /**
+     * OPEN → REPLAY_REQUESTED: the request the job reads back through its own input path.
+     *
+     * @param expectedVersion null to act on the version read just before (still conditional)
+     */
+    public Result replay(
+            String tenant,
+            DeadLetterRef ref,
+            @Nullable Long expectedVersion,
+            String actor,
+            @Nullable String note) {
+        long v;
+        if (expectedVersion != null) {
+            v = expectedVersion;
+        } else {
+            Optional<DeadLetterView> now = show(tenant, ref);
+            if (now.isEmpty()) {
+                return new Result(Outcome.NOT_FOUND, null);
+            }
+            v = now.get().version();
+        }
+        return transition(tenant, ref, v, DeadLetterStatus.REPLAY_REQUESTED, "REPLAY", actor, note);
+    }
+
+    private Result transition(
+            String tenant,
+            DeadLetterRef ref,
+            long expectedVersion,
+            DeadLetterStatus to,
+            String action,
+            String actor,
+            @Nullable String note) {
+        try {
+            Map<String, AttributeValue> after =
+                    ddb.updateItem(
+                                    DeadLetterItems.transition(
+                                            table,
+                                            ref.key(tenant),
+                                            DeadLetterStatus.OPEN,
+                                            expectedVersion,
+                                            to,
+                                            action,
+                                            actor,
+                                            note,
+                                            clock.instant()))
+                            .attributes();
+            return new Result(Outcome.DONE, DeadLetterItems.view(after));
+        } catch (ConditionalCheckFailedException e) {
+            Optional<DeadLetterView> now = show(tenant, ref);
+            return now.map(v -> new Result(Outcome.CONFLICT, v))
+                    .orElseGet(() -> new Result(Outcome.NOT_FOUND, null));
+        }
+    }
+}
