@@ -3,9 +3,9 @@ package io.streamledger.stack;
 import java.util.Locale;
 
 /**
- * Plain-console progress bar of the workload (issue 8): one redrawn line on a terminal, a line
- * every five seconds otherwise; shows requests issued, admissions per route and when the first
- * projection row (AP07) became visible.
+ * Plain-console progress bar of the workload: one redrawn line on a terminal, a line every five
+ * seconds otherwise; shows requests issued, admissions per route and when the first projection row
+ * (AP07) became visible.
  */
 final class ConsoleProgress implements AutoCloseable {
 

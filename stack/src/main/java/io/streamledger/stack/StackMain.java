@@ -24,11 +24,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The one-command local stack (issue 8; DESIGN "Operations"): local DynamoDB endpoint with Streams
- * and the model's tables, the command service, a Flink MiniCluster with its web UI running the
- * posting (AP09+AP10+AP12) and projection (AP07/AP13) jobs, a seeded workload through the HTTP API,
- * and a summary at the end or on Ctrl-C. Flags may also come from a properties file ({@code
- * --config}, keys are the long option names without dashes, e.g. {@code rate=20/s}).
+ * The one-command local stack (DESIGN "Operations"): local DynamoDB endpoint with Streams and the
+ * model's tables, the command service, a Flink MiniCluster with its web UI running the posting
+ * (AP09+AP10+AP12) and projection (AP07/AP13) jobs, a seeded workload through the HTTP API, and a
+ * summary at the end or on Ctrl-C. Flags may also come from a properties file ({@code --config},
+ * keys are the long option names without dashes, e.g. {@code rate=20/s}).
  */
 @Command(
         name = "streamledger-local",

@@ -16,10 +16,10 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.JobID;
 
 /**
- * The run's summary (issue 8): admissions per route, per-job domain metrics (AP09/AP13 applied,
- * duplicate, stale, open gaps, gap breaks), the table audit (CS11 balance, AP07 view == AP12
- * authority), freshness, consumed capacity per route beside the seed's AMP rows, and where things
- * are. Rendered as text and, for tests, as JSON.
+ * The run's summary: admissions per route, per-job domain metrics (AP09/AP13 applied, duplicate,
+ * stale, open gaps, gap breaks), the table audit (CS11 balance, AP07 view == AP12 authority),
+ * freshness, consumed capacity per route beside the seed's AMP rows, and where things are. Rendered
+ * as text and, for tests, as JSON.
  */
 record StackSummary(
         String transport,

@@ -23,10 +23,10 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
- * A real multi-process Flink standalone session cluster (issue 8 "Real cluster"): one JobManager
- * and N TaskManagers as separate JVMs started from this classpath with Flink's own entry points,
- * jobs submitted over REST. The project's classes are on every process's classpath, so no jar is
- * uploaded. Used by the TaskManager-kill test (CS09-style recovery from a checkpoint).
+ * A real multi-process Flink standalone session cluster: one JobManager and N TaskManagers as
+ * separate JVMs started from this classpath with Flink's own entry points, jobs submitted over
+ * REST. The project's classes are on every process's classpath, so no jar is uploaded. Used by the
+ * TaskManager-kill test (CS09-style recovery from a checkpoint).
  */
 final class StandaloneCluster implements AutoCloseable {
 

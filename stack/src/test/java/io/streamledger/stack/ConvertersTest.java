@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** The launcher's flag values (issue 8 "sensible defaults", config file) and their bad input. */
+/** The launcher's flag values (config file) and their bad input. */
 class ConvertersTest {
 
     @TempDir Path dir;

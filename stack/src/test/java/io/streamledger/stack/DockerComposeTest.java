@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * Keeps docker/docker-compose.yml (issue 8 "docker/"; Docker cannot run here) consistent with the
- * build: the official Flink image at the pinned version, ports that match the services' flags,
- * Flink config keys that Flink knows, main classes and flags that exist, job options that exist;
- * and checks the launcher's own MiniCluster configuration uses only known Flink keys.
+ * Keeps docker/docker-compose.yml (Docker cannot run here) consistent with the build: the official
+ * Flink image at the pinned version, ports that match the services' flags, Flink config keys that
+ * Flink knows, main classes and flags that exist, job options that exist; and checks the launcher's
+ * own MiniCluster configuration uses only known Flink keys.
  */
 class DockerComposeTest {
 

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The one-command stack (issue 8) runs a short seeded workload end to end and its summary is
- * consistent: every admitted fill became exactly one balanced ledger transaction (AP09/AP10/CS11),
- * the Portfolio view equals the AP12 authority with zero open gaps (AP07/AP13); a second run on the
+ * The one-command stack runs a short seeded workload end to end and its summary is consistent:
+ * every admitted fill became exactly one balanced ledger transaction (AP09/AP10/CS11), the
+ * Portfolio view equals the AP12 authority with zero open gaps (AP07/AP13); a second run on the
  * same data dir restores both jobs from the first run's savepoints and stays consistent.
  */
 class StackLauncherITCase {

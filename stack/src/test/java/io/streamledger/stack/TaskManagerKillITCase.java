@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 8 "Real cluster": a standalone session cluster (JobManager + two TaskManagers as separate
- * JVMs, jobs submitted over REST) runs the posting and projection jobs under a workload; the
- * TaskManager running tasks is killed by its PID after a completed checkpoint. The jobs recover
- * from their checkpoints and the tables prove: zero lost fills (one inbox receipt per fill, AP09),
- * zero duplicate postings (one balanced transaction per fill, AP10/CS11), every authority equals
- * its posting lines (AP12 oracle) and the Portfolio view equals the authority (AP07/AP13).
+ * A standalone session cluster (JobManager + two TaskManagers as separate JVMs, jobs submitted over
+ * REST) runs the posting and projection jobs under a workload; the TaskManager running tasks is
+ * killed by its PID after a completed checkpoint. The jobs recover from their checkpoints and the
+ * tables prove: zero lost fills (one inbox receipt per fill, AP09), zero duplicate postings (one
+ * balanced transaction per fill, AP10/CS11), every authority equals its posting lines (AP12 oracle)
+ * and the Portfolio view equals the authority (AP07/AP13).
  */
 class TaskManagerKillITCase {
 

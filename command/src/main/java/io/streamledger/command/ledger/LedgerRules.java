@@ -9,9 +9,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The ledger's guard clauses (CS11, STYLE 9): an ordered list of checks, each rejecting with a
- * named reason — balanced per asset, available-balance policy (AP12: never overdraw available
- * unless the account is exempt, e.g. a house/external account).
+ * The ledger's guard clauses (CS11): an ordered list of checks, each rejecting with a named reason
+ * — balanced per asset, available-balance policy (AP12: never overdraw available unless the account
+ * is exempt, e.g. a house/external account).
  */
 public final class LedgerRules {
 

@@ -45,7 +45,7 @@ public final class OutboxRelay implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
-    /** Pages of the bounded expired-lease sweep per run (a limit on everything, STYLE 9). */
+    /** Pages of the bounded expired-lease sweep per run (a limit on everything). */
     private static final int MAX_SWEEP_PAGES = 20;
 
     private final Ddb ddb;

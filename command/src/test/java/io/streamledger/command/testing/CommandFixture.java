@@ -71,7 +71,7 @@ public final class CommandFixture implements AutoCloseable {
                         StaticCredentialsProvider.create(
                                 AwsBasicCredentials.create("test", "test")))
                 .httpClient(ApacheHttpClient.builder().maxConnections(256).build())
-                // one retry policy decides (STYLE 8): the service's, not the SDK's as well
+                // one retry policy decides: the service's, not the SDK's as well
                 .overrideConfiguration(
                         o ->
                                 o.retryStrategy(

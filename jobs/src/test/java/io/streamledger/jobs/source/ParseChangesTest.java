@@ -15,7 +15,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
-/** Issue 5 "Sources": bad records are dead-lettered with payload and reason; good ones mapped. */
+/** Bad records are dead-lettered with payload and reason; good ones mapped. */
 class ParseChangesTest {
 
     /** Maps every change to its eventId; throws for eventIds starting with "bad". */

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code capacity verify|lanes}: prints the recomputed capacity figures and the LANE table of the
- * seed's capacity contract and exits non-zero on any inconsistency (issue 2, capacity contract).
+ * seed's capacity contract and exits non-zero on any inconsistency (capacity contract).
  */
 @Command(
         name = "capacity",

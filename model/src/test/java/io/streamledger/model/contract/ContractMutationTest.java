@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Mutation tests (issue 2: "changing any single number in the block must make verify fail"): every
- * number in every LANE and AMP row, and every render-table value, is moved by one unit in its last
- * digit, up and down, one at a time; {@code verify} must report a violation each time.
+ * Mutation tests ("changing any single number in the block must make verify fail"): every number in
+ * every LANE and AMP row, and every render-table value, is moved by one unit in its last digit, up
+ * and down, one at a time; {@code verify} must report a violation each time.
  */
 class ContractMutationTest {
     /** Every digit run, including those inside ids (AP09, L16B, AMP07) and text (create5000/s). */

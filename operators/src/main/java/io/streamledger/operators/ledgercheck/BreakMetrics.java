@@ -10,9 +10,9 @@ import org.apache.flink.metrics.Gauge;
 
 /**
  * Pass-through in front of the break sink exposing "open breaks" and "oldest open break age" in the
- * Flink UI (issue 6). Open = distinct break ids this subtask emitted since it started (resolution
- * happens in the Reconciliation table, outside the job, so this is an upper bound per run; the AP15
- * due queue is the authority on what is open).
+ * Flink UI. Open = distinct break ids this subtask emitted since it started (resolution happens in
+ * the Reconciliation table, outside the job, so this is an upper bound per run; the AP15 due queue
+ * is the authority on what is open).
  */
 public final class BreakMetrics extends RichMapFunction<BreakRecord, BreakRecord> {
 

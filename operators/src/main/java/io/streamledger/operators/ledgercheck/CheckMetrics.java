@@ -6,8 +6,8 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The Flink-UI metrics of one ledger check (issue 6): checks evaluated, duplicates ignored, and
- * breaks emitted per reason (group {@code ledgercheck}, counter {@code breaks.<REASON>}).
+ * The Flink-UI metrics of one ledger check: checks evaluated, duplicates ignored, and breaks
+ * emitted per reason (group {@code ledgercheck}, counter {@code breaks.<REASON>}).
  */
 final class CheckMetrics {
 

@@ -4,7 +4,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 
-/** Uids, names, types and state descriptors of the projection operators (STYLE habit 4; AP13). */
+/** Uids, names, types and state descriptors of the projection operators (AP13). */
 public final class ProjectionState {
 
     private ProjectionState() {}

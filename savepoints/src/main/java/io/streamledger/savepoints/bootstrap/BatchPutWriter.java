@@ -13,9 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 /**
  * Writes rows of a fresh namespace with BatchWriteItem (CS09 step 4): at most 25 puts per call,
  * only the unprocessed remainder is retried, with capped exponential backoff and a bounded number
- * of rounds (STYLE habit 8). Throttling and 5xx are retried by the SDK's own strategy first; a
- * validation error is fatal. Unconditional puts are safe only because the target namespace was
- * checked empty before the bootstrap and nobody else writes it until catch-up starts.
+ * of rounds. Throttling and 5xx are retried by the SDK's own strategy first; a validation error is
+ * fatal. Unconditional puts are safe only because the target namespace was checked empty before the
+ * bootstrap and nobody else writes it until catch-up starts.
  */
 public final class BatchPutWriter implements AutoCloseable {
 

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  */
 public final class NamespaceScans {
 
-    /** Items per page; bounds each response (STYLE habit 9). */
+    /** Items per page; bounds each response. */
     static final int PAGE = 500;
 
     private NamespaceScans() {}

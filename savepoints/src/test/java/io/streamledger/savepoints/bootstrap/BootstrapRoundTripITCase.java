@@ -37,9 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * STYLE habit 6 round trip (CS09, AP13): export → State Processor API bootstrap → the real
- * projection job restored from the savepoint → stream records at or below the bootstrapped version
- * are stale no-ops, above it they apply; a version gap above it parks and stays visible.
+ * Round trip (CS09, AP13): export → State Processor API bootstrap → the real projection job
+ * restored from the savepoint → stream records at or below the bootstrapped version are stale
+ * no-ops, above it they apply; a version gap above it parks and stays visible.
  */
 class BootstrapRoundTripITCase {
 

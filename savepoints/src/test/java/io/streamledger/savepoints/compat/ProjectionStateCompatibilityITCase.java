@@ -40,10 +40,10 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * State compatibility (STYLE habit 7; AP13/CS07): restores a savepoint the projection job wrote
- * (committed under {@code src/test/resources/state-fixtures/projection-job-v1}, see {@link
- * ProjectionStateFixture}) into today's job. A renamed uid, a changed state descriptor or an
- * incompatible serializer change makes this fail the build instead of failing a production restore.
+ * State compatibility (AP13/CS07): restores a savepoint the projection job wrote (committed under
+ * {@code src/test/resources/state-fixtures/projection-job-v1}, see {@link ProjectionStateFixture})
+ * into today's job. A renamed uid, a changed state descriptor or an incompatible serializer change
+ * makes this fail the build instead of failing a production restore.
  */
 class ProjectionStateCompatibilityITCase {
 

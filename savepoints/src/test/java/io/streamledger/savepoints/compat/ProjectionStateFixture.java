@@ -25,9 +25,9 @@ import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Regenerates the committed state-compatibility fixture (STYLE habit 7; AP13): runs the CURRENT
- * projection job (real DynamoDB sinks on the local endpoint), lets it apply three keys and park one
- * event behind a gap, and stops it with a canonical savepoint into {@link #FIXTURE}.
+ * Regenerates the committed state-compatibility fixture (AP13): runs the CURRENT projection job
+ * (real DynamoDB sinks on the local endpoint), lets it apply three keys and park one event behind a
+ * gap, and stops it with a canonical savepoint into {@link #FIXTURE}.
  *
  * <p>Run only on purpose (the fixture pins today's state layout): {@code mvn -pl savepoints
  * exec:java -Dexec.classpathScope=test

@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * The project's local endpoint (Streams + exports) on a random loopback port with a unique table
- * prefix per test (STYLE habit 11), and the job options that point at it.
+ * prefix per test, and the job options that point at it.
  */
 public final class LocalDdb implements AutoCloseable {
 

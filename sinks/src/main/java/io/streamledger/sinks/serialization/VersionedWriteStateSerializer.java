@@ -12,8 +12,8 @@ import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerialize
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 
 /**
- * Checkpoint form of the versioned sink's buffered writes (STYLE habit 7; seed AP13 replay safety):
- * a serializer version checked on read plus a format byte per entry, both rejecting unknown values.
+ * Checkpoint form of the versioned sink's buffered writes (seed AP13 replay safety): a serializer
+ * version checked on read plus a format byte per entry, both rejecting unknown values.
  */
 public final class VersionedWriteStateSerializer
         extends AsyncSinkWriterStateSerializer<VersionedWrite> {

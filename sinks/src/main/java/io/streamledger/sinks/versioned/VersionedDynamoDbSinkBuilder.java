@@ -8,8 +8,8 @@ import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
- * Builds a {@link VersionedDynamoDbSink} with defaults and hard limits on every knob (seed CS06;
- * STYLE habit 9: a limit on batch sizes, concurrency and retries).
+ * Builds a {@link VersionedDynamoDbSink} with defaults and hard limits on every knob (seed CS06; A
+ * limit on batch sizes, concurrency and retries).
  */
 public final class VersionedDynamoDbSinkBuilder<InputT> {
     /** DynamoDB's item size limit; a larger write can never succeed. */

@@ -5,8 +5,8 @@ import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
- * The versioned sink's own settings beyond AsyncSinkBase's buffering (seed CS06 guard, STYLE habit
- * 9 limits on retries and concurrency); validated by {@link VersionedDynamoDbSinkBuilder}.
+ * The versioned sink's own settings beyond AsyncSinkBase's buffering (seed CS06 guard, limits on
+ * retries and concurrency); validated by {@link VersionedDynamoDbSinkBuilder}.
  */
 public final class VersionedSinkSettings implements Serializable {
     private static final long serialVersionUID = 1L;

@@ -22,8 +22,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Fluent builder for one MiniCluster run of the versioned sink (STYLE habit 11): a deterministic
- * event list from a replayable source, optional checkpointing and injected failure, the sink.
+ * Fluent builder for one MiniCluster run of the versioned sink: a deterministic event list from a
+ * replayable source, optional checkpointing and injected failure, the sink.
  */
 final class SinkJobScenario {
     private final List<PositionEvent> events = new ArrayList<>();

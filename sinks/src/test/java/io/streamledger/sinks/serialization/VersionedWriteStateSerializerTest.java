@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** Round trip and version rejection of the sink's buffered state (STYLE habit 7; seed AP13). */
+/** Round trip and version rejection of the sink's buffered state (seed AP13). */
 class VersionedWriteStateSerializerTest {
     /** Offset of the first entry's format byte: identifier long, count int, entry size long. */
     private static final int FIRST_ENTRY_FORMAT_OFFSET = 8 + 4 + 8;

@@ -15,8 +15,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
- * The writer's per-flush logic against an in-process fake client (seed CS06/AP13; STYLE habit 8):
- * coalescing, stale counting, requeue of only the retryable remainder, fatal handling, limits.
+ * The writer's per-flush logic against an in-process fake client (seed CS06/AP13): coalescing,
+ * stale counting, requeue of only the retryable remainder, fatal handling, limits.
  */
 class VersionedBatchSubmitterTest {
     private final FakeItemWriteClient client = new FakeItemWriteClient();

@@ -8,7 +8,7 @@ import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
-/** Builder defaults, limits and serializability of the configured sink (STYLE habit 9). */
+/** Builder defaults, limits and serializability of the configured sink. */
 class VersionedDynamoDbSinkBuilderTest {
 
     private static VersionedDynamoDbSinkBuilder<VersionedWrite> builder() {

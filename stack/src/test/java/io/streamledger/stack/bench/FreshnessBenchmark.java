@@ -38,10 +38,10 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /**
- * End-to-end AP07 freshness benchmark (issue 5 "Done when", a main, not a test): the posting and
- * projection jobs on a local MiniCluster over the local endpoint's DynamoDB Streams, fed with
- * TradeExecuted outbox items at a target rate; prints p50/p95/p99/max time from fill accepted to
- * its Portfolio row (IDX07) visible (goal p99 ≤ 2 s).
+ * End-to-end AP07 freshness benchmark (a main, not a test): the posting and projection jobs on a
+ * local MiniCluster over the local endpoint's DynamoDB Streams, fed with TradeExecuted outbox items
+ * at a target rate; prints p50/p95/p99/max time from fill accepted to its Portfolio row (IDX07)
+ * visible (goal p99 ≤ 2 s).
  *
  * <p>Fills are written directly with the SDK in the command service's shape ({@code
  * OutboxItems.createPut} of a {@code Workload.tradeExecuted} event, one TransactWriteItems each),

@@ -42,12 +42,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The real command service produces the input (issue 5 "Done when"): deposits and a reservation
- * through POST /v1/ledger/transactions and /reservations (AP12 authority written by command/),
- * orders and fills through the HTTP API (CS04 TradeExecuted outbox events). The posting job then
- * posts the fills into the same ledger (same posting attributes, same account-month counters, ADD
- * on the same authority items) and the projection job mirrors every authority into the Portfolio
- * view, reserved amounts included.
+ * The real command service produces the input: deposits and a reservation through POST
+ * /v1/ledger/transactions and /reservations (AP12 authority written by command/), orders and fills
+ * through the HTTP API (CS04 TradeExecuted outbox events). The posting job then posts the fills
+ * into the same ledger (same posting attributes, same account-month counters, ADD on the same
+ * authority items) and the projection job mirrors every authority into the Portfolio view, reserved
+ * amounts included.
  */
 class CommandServicePipelineITCase {
 

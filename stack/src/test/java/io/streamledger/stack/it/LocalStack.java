@@ -21,8 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * The local endpoint with DynamoDB Streams and the tables of the posting and projection jobs, a
- * unique table prefix per test (STYLE habit 11), plus small SDK helpers for the ITCases and the
- * freshness benchmark ({@code jobs.bench}).
+ * unique table prefix per test, plus small SDK helpers for the ITCases and the freshness benchmark
+ * ({@code jobs.bench}).
  */
 public final class LocalStack implements AutoCloseable {
 

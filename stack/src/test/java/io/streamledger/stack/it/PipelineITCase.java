@@ -49,11 +49,11 @@ import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
- * End to end on a MiniCluster + the local endpoint with DynamoDB Streams (issue 5 "Done when"):
- * TradeExecuted outbox items in the Context table → posting job (AP09+AP10+AP12) → Ledger stream
- * (each posting transaction's items shuffled) → projection job (AP07/AP13). Asserts one balanced
- * transaction per fill, authority == an independent oracle, Portfolio == authority, no open gaps;
- * with injected job failures and endpoint throttling/5xx.
+ * End to end on a MiniCluster + the local endpoint with DynamoDB Streams: TradeExecuted outbox
+ * items in the Context table → posting job (AP09+AP10+AP12) → Ledger stream (each posting
+ * transaction's items shuffled) → projection job (AP07/AP13). Asserts one balanced transaction per
+ * fill, authority == an independent oracle, Portfolio == authority, no open gaps; with injected job
+ * failures and endpoint throttling/5xx.
  *
  * <p>Input: the full-scale fault test gets its orders and fills from the real command service over
  * HTTP ({@link CommandServiceInput}: CS01 orders and CS04 fills, each admitted by the service's own
@@ -115,11 +115,11 @@ class PipelineITCase {
     }
 
     /**
-     * Issue 5 at its full scale (≥ 1,000 orders, ≥ 5,000 fills, 3 tenants × 20 accounts × 8
-     * symbols), in CI, with its input produced by the real command service: every order is placed
-     * with POST /v1/orders (LIMIT, quantity = the sum of its fills, so the last fill leaves it
-     * FILLED) and every fill posted with POST /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by
-     * {@value CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
+     * (≥ 1,000 orders, ≥ 5,000 fills, 3 tenants × 20 accounts × 8 symbols), in CI, with its input
+     * produced by the real command service: every order is placed with POST /v1/orders (LIMIT,
+     * quantity = the sum of its fills, so the last fill leaves it FILLED) and every fill posted
+     * with POST /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by {@value
+     * CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
      * -Dstreamledger.it.clientThreads}); no deposits are needed (neither orders nor fills check
      * buying power; the posting job lets client balances go negative). The oracle stays the
      * workload's own arithmetic. The input is admitted while both jobs already run; the faults are
@@ -160,8 +160,8 @@ class PipelineITCase {
     }
 
     /**
-     * Issue 5 (a): the Kinesis transport ("Kinesis Data Streams for DynamoDB" through
-     * kinesis-local) with 10 % duplicated and 10 % reordered records.
+     * The Kinesis transport ("Kinesis Data Streams for DynamoDB" through kinesis-local) with 10 %
+     * duplicated and 10 % reordered records.
      */
     @Test
     void kinesisTransportWithDuplicatesAndReordering() throws Exception {

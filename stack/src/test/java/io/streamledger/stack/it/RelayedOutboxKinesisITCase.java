@@ -60,11 +60,11 @@ import software.amazon.awssdk.services.kinesis.model.Shard;
 import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
- * The relayed-outbox transport end to end (issue 5 "Sources"; seed AP16/CS03 relay → AP09 + AP10 +
- * AP12 posting): READY outbox items (IDX16/IDX17) written as the command service writes them, the
- * command service's real {@link OutboxRelay} publishing them through a real {@link
- * KinesisPublisher} to kinesis-local, and the real posting job reading that stream with payload
- * {@code OUTBOX_EVENT}; plus the Kinesis source's AT_TIMESTAMP starting position.
+ * The relayed-outbox transport end to end (seed AP16/CS03 relay → AP09 + AP10 + AP12 posting):
+ * READY outbox items (IDX16/IDX17) written as the command service writes them, the command
+ * service's real {@link OutboxRelay} publishing them through a real {@link KinesisPublisher} to
+ * kinesis-local, and the real posting job reading that stream with payload {@code OUTBOX_EVENT};
+ * plus the Kinesis source's AT_TIMESTAMP starting position.
  */
 class RelayedOutboxKinesisITCase {
 

@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A seeded random brokerage workload (issue 5 "Done when"): tenants, accounts, symbols, orders and
- * their fills as TradeExecuted outbox events shaped like the command service's (CS04), the same
- * orders as a client would place them (CS01, {@link Order}), plus an oracle of expected authority
- * balances computed independently of the posting code.
+ * A seeded random brokerage workload: tenants, accounts, symbols, orders and their fills as
+ * TradeExecuted outbox events shaped like the command service's (CS04), the same orders as a client
+ * would place them (CS01, {@link Order}), plus an oracle of expected authority balances computed
+ * independently of the posting code.
  */
 public final class Workload {
 

@@ -39,10 +39,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Issue 6 "Done when" for the ledger-check job: each check's violation, written straight to the
- * local endpoint with the SDK (no command service), is exactly one AP15 break row with the right
- * reason and evidence; a clean ledger gives none; a second run over the same stream (a restart
- * without state) duplicates nothing.
+ * For the ledger-check job: each check's violation, written straight to the local endpoint with the
+ * SDK (no command service), is exactly one AP15 break row with the right reason and evidence; a
+ * clean ledger gives none; a second run over the same stream (a restart without state) duplicates
+ * nothing.
  */
 class LedgerCheckITCase {
 

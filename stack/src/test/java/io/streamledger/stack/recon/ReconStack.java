@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The local endpoint with DynamoDB Streams and the Ledger, Reconciliation (with its IDX15 GSI),
  * Execution and Portfolio tables under a unique prefix, for the ledger-check and reconciliation
- * ITCases (STYLE habit 11).
+ * ITCases.
  */
 public final class ReconStack implements AutoCloseable {
 

@@ -40,10 +40,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Issue 6 "Reconciliation ITCase": a missing ledger transaction, an amount mismatch, an orphan
- * ledger transaction and a lagging projection are each found in the right window's AP14 batch, the
- * batch's control totals equal sums computed here independently, the next window is CLEAN, and a
- * second run (restart without state) changes no batch and duplicates no break.
+ * A missing ledger transaction, an amount mismatch, an orphan ledger transaction and a lagging
+ * projection are each found in the right window's AP14 batch, the batch's control totals equal sums
+ * computed here independently, the next window is CLEAN, and a second run (restart without state)
+ * changes no batch and duplicates no break.
  */
 class ReconciliationITCase {
 
