@@ -18,8 +18,6 @@ import io.streamledger.command.ledger.BalanceQueries;
 import io.streamledger.command.ledger.LedgerRules;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
-import io.streamledger.command.orders.CancelService;
-import io.streamledger.command.orders.FillReservation;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
@@ -43,7 +41,6 @@ public final class CommandService {
     private final OrderService orders;
     private final OrderQueries orderQueries;
     private final FillService fills;
-    private final CancelService cancels;
     private final TradeQueries trades;
     private final LedgerService ledger;
     private final BalanceQueries balances;
@@ -62,18 +59,13 @@ public final class CommandService {
                         config.retention(),
                         config.repairIndexOnClaim());
         this.executor = new IdempotentExecutor(store, config.repairDelay());
-        LedgerRules rules = new LedgerRules(config.overdraftExemptPrefixes());
-        this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
+        this.orders = new OrderService(ddb, tables, executor);
         this.orderQueries = new OrderQueries(ddb, tables);
-        this.fills =
-                new FillService(
-                        ddb,
-                        tables,
-                        executor,
-                        new FillReservation(ddb, tables, config.buyingPower()));
-        this.cancels = new CancelService(ddb, tables, executor);
+        this.fills = new FillService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);
-        this.ledger = new LedgerService(ddb, tables, executor, rules);
+        this.ledger =
+                new LedgerService(
+                        ddb, tables, executor, new LedgerRules(config.overdraftExemptPrefixes()));
         this.balances = new BalanceQueries(ddb, tables);
         this.portfolio = new PortfolioQueries(ddb, tables);
     }
@@ -132,8 +124,7 @@ public final class CommandService {
                         new io.streamledger.command.ops.DeadLetterRepository(
                                 ddb.client(),
                                 tables.naming().physicalName(Tables.DEAD_LETTER),
-                                config.clock()),
-                        cancels));
+                                config.clock())));
     }
 
     public ServiceConfig config() {
@@ -162,10 +153,6 @@ public final class CommandService {
 
     public FillService fills() {
         return fills;
-    }
-
-    public CancelService cancels() {
-        return cancels;
     }
 
     public LedgerService ledger() {

@@ -1,6 +1,5 @@
 package io.streamledger.command.config;
 
-import io.streamledger.model.ledger.BuyingPowerPolicy;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +14,6 @@ import java.util.Set;
  * @param repairDelay how soon a REPAIR_REQUIRED record becomes due for the repair worker
  * @param repairIndexOnClaim whether an IN_PROGRESS claim is already in the IDX19 repair queue
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
- * @param buyingPower what an order reserves at admission (AP12)
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -24,8 +22,7 @@ public record ServiceConfig(
         Duration retention,
         Duration repairDelay,
         boolean repairIndexOnClaim,
-        Set<String> overdraftExemptPrefixes,
-        BuyingPowerPolicy buyingPower) {
+        Set<String> overdraftExemptPrefixes) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -35,8 +32,7 @@ public record ServiceConfig(
                 Duration.ofDays(30),
                 Duration.ofSeconds(2),
                 true,
-                Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
-                BuyingPowerPolicy.DEFAULT);
+                Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES));
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -47,8 +43,7 @@ public record ServiceConfig(
                 retention,
                 repairDelay,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes,
-                buyingPower);
+                overdraftExemptPrefixes);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -59,20 +54,12 @@ public record ServiceConfig(
                 retention,
                 repairDelay,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes,
-                buyingPower);
+                overdraftExemptPrefixes);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
         return new ServiceConfig(
-                tablePrefix,
-                clock,
-                lease,
-                retention,
-                repairDelay,
-                b,
-                overdraftExemptPrefixes,
-                buyingPower);
+                tablePrefix, clock, lease, retention, repairDelay, b, overdraftExemptPrefixes);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -83,31 +70,6 @@ public record ServiceConfig(
                 retention,
                 d,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes,
-                buyingPower);
-    }
-
-    public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
-        return new ServiceConfig(
-                tablePrefix,
-                clock,
-                lease,
-                retention,
-                repairDelay,
-                repairIndexOnClaim,
-                overdraftExemptPrefixes,
-                p);
-    }
-
-    public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
-        return new ServiceConfig(
-                tablePrefix,
-                clock,
-                lease,
-                retention,
-                repairDelay,
-                repairIndexOnClaim,
-                Set.copyOf(prefixes),
-                buyingPower);
+                overdraftExemptPrefixes);
     }
 }

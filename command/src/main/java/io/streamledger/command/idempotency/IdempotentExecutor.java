@@ -139,7 +139,9 @@ public final class IdempotentExecutor {
                 throw rejection;
             }
             DurableResponse response =
-                    new DurableResponse(rejection.status(), ErrorBodies.json(rejection));
+                    new DurableResponse(
+                            rejection.status(),
+                            ErrorBodies.json(rejection.code(), rejection.getMessage()));
             if (store.completeAlone(claim, response, meter)) {
                 return new Outcome(response, false);
             }

@@ -163,7 +163,9 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
             }
             // a business rejection is the command's deterministic result
             DurableResponse response =
-                    new DurableResponse(rejection.status(), ErrorBodies.json(rejection));
+                    new DurableResponse(
+                            rejection.status(),
+                            ErrorBodies.json(rejection.code(), rejection.getMessage()));
             return store.completeAlone(claim, response, meter)
                     ? RepairOutcome.COMPLETED
                     : RepairOutcome.LEASE_LOST;

@@ -43,11 +43,7 @@ public final class AdmissionBenchmark {
             System.out.println("tables created at " + java.time.Instant.now());
             CommandService service =
                     new CommandService(
-                            client,
-                            // unfunded bench accounts: held without cover, same writes (AP12)
-                            ServiceConfig.defaults(prefix)
-                                    .withOverdraftExemptPrefixes(java.util.Set.of("BENCH-")),
-                            RetryPolicy.defaults());
+                            client, ServiceConfig.defaults(prefix), RetryPolicy.defaults());
             String key = "bench-key";
             try (HttpApi http =
                     service.http(ApiKeyAuthenticator.builder().key("bench", key).build())

@@ -40,8 +40,6 @@ class RepairWorkerITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
-        // admission reserves buying power (AP12): the accounts start funded
-        f.fundUsd("ACC-R");
     }
 
     @AfterAll
