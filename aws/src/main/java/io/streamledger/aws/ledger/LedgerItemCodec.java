@@ -4,9 +4,11 @@ import io.streamledger.aws.items.Av;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ItemKey;
 import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.keys.ReservationKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingRow;
 import io.streamledger.model.ledger.PostingSequence;
+import io.streamledger.model.ledger.ReservationState;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,6 +17,7 @@ import java.util.Map;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
@@ -203,6 +206,199 @@ public final class LedgerItemCodec {
                                                 + " #reserved = if_not_exists(#reserved, :zero)"
                                                 + " ADD #posted :d, #avail :d, #ver :one")
                                 .conditionExpression("attribute_not_exists(#pk) OR #atype = :atype")
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
+
+    /** A new OPEN reservation of {@code amount} of {@code authority}'s asset for one order. */
+    public static Map<String, AttributeValue> reservation(
+            ReservationKey key, AuthorityKey authority, BigDecimal amount, Instant at) {
+        Map<String, AttributeValue> item = new HashMap<>(key(key));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(key.account()));
+        item.put(LedgerSchema.ORDER_ID, Av.s(key.orderId()));
+        item.put(LedgerSchema.ASSET_TYPE, Av.s(authority.kind().name()));
+        item.put(LedgerSchema.ASSET, Av.s(authority.asset()));
+        item.put(LedgerSchema.AMOUNT, Av.n(amount));
+        item.put(LedgerSchema.CONSUMED, Av.n(BigDecimal.ZERO));
+        item.put(LedgerSchema.RESERVATION_STATE, Av.s(ReservationState.OPEN.name()));
+        item.put(LedgerSchema.VERSION, Av.n(1));
+        item.put(LedgerSchema.CREATED_AT, Av.s(at.toString()));
+        item.put(LedgerSchema.UPDATED_AT, Av.s(at.toString()));
+        return item;
+    }
+
+    /** Creates a reservation item; fails if the order already holds one. */
+    public static TransactWriteItem reservationCreate(
+            String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(
+                        Put.builder()
+                                .tableName(table)
+                                .item(item)
+                                .conditionExpression("attribute_not_exists(#pk)")
+                                .expressionAttributeNames(Map.of("#pk", Attr.PK))
+                                .build())
+                .build();
+    }
+
+    /**
+     * AP12 hold without a read: ADD {@code amount} to reserved, subtract it from available and bump
+     * the version, on the condition that available already covers it. The condition, not a prior
+     * read, is the guarantee: concurrent holds serialise on the item and each sees the previous
+     * one's available. A missing authority has nothing available. An overdraft-exempt account
+     * ({@code enforce} false) is held without that condition (its authority is created if absent).
+     * The old item is returned on failure, so the caller can state what was available.
+     */
+    public static TransactWriteItem authorityHold(
+            String table,
+            AuthorityKey key,
+            BigDecimal amount,
+            boolean enforce,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                amount,
+                enforce ? "#avail >= :d" : "attribute_not_exists(#pk) OR #atype = :atype",
+                ref,
+                now);
+    }
+
+    /** AP12 release: returns {@code amount} from reserved to available on an existing authority. */
+    public static TransactWriteItem authorityRelease(
+            String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
+        return authorityReservedDelta(table, key, amount.negate(), "#reserved >= :neg", ref, now);
+    }
+
+    private static TransactWriteItem authorityReservedDelta(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            String condition,
+            String ref,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#reserved", LedgerSchema.RESERVED);
+        names.put("#avail", LedgerSchema.AVAILABLE);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#txn", LedgerSchema.LAST_TXN_ID);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        if (condition.contains("#pk")) {
+            names.put("#pk", Attr.PK);
+        }
+        names.put("#tenant", LedgerSchema.TENANT);
+        names.put("#acct", LedgerSchema.ACCOUNT);
+        names.put("#atype", LedgerSchema.ASSET_TYPE);
+        names.put("#asset", LedgerSchema.ASSET);
+        names.put("#posted", LedgerSchema.POSTED);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":tenant", Av.s(key.tenant()));
+        values.put(":acct", Av.s(key.account()));
+        values.put(":atype", Av.s(key.kind().name()));
+        values.put(":asset", Av.s(key.asset()));
+        values.put(":zero", Av.n(BigDecimal.ZERO));
+        values.put(":d", Av.n(delta));
+        values.put(":neg", Av.n(delta.negate()));
+        values.put(":one", Av.n(1));
+        values.put(":txn", Av.s(ref));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #txn = :txn, #upd = :upd, #tenant = :tenant,"
+                                                + " #acct = :acct, #atype = :atype,"
+                                                + " #asset = :asset,"
+                                                + " #posted = if_not_exists(#posted, :zero)"
+                                                + " ADD #reserved :d, #avail :neg, #ver :one")
+                                .conditionExpression(condition)
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .returnValuesOnConditionCheckFailure(
+                                        ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                                .build())
+                .build();
+    }
+
+    /**
+     * Closes an OPEN reservation: state → {@code to}, {@code released} records what went back to
+     * available, version + 1, on the condition that it is still OPEN at {@code expectedVersion}.
+     */
+    public static TransactWriteItem reservationClose(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#state", LedgerSchema.RESERVATION_STATE);
+        names.put("#rel", LedgerSchema.RELEASED);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", Av.s(to.name()));
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":rel", Av.n(released));
+        values.put(":v", Av.n(expectedVersion));
+        values.put(":next", Av.n(expectedVersion + 1));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd")
+                                .conditionExpression("#state = :open AND #ver = :v")
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
+
+    /**
+     * Consumes {@code consumed} of an OPEN reservation for one fill; a completing fill also
+     * releases the rest ({@code to} = CONSUMED, {@code released} = what went back to available).
+     * Conditional on the version it was read at and on still being OPEN.
+     */
+    public static TransactWriteItem reservationConsume(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            BigDecimal consumed,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#state", LedgerSchema.RESERVATION_STATE);
+        names.put("#cons", LedgerSchema.CONSUMED);
+        names.put("#rel", LedgerSchema.RELEASED);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", Av.s(to.name()));
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":c", Av.n(consumed));
+        values.put(":rel", Av.n(released));
+        values.put(":v", Av.n(expectedVersion));
+        values.put(":next", Av.n(expectedVersion + 1));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd"
+                                                + " ADD #cons :c")
+                                .conditionExpression("#state = :open AND #ver = :v")
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
                                 .build())

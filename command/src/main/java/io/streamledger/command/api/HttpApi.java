@@ -47,7 +47,8 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.ledger.LedgerService ledger,
             io.streamledger.command.ledger.BalanceQueries balances,
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
-            io.streamledger.command.ops.DeadLetterRepository deadLetters) {
+            io.streamledger.command.ops.DeadLetterRepository deadLetters,
+            io.streamledger.command.orders.CancelService cancels) {
 
         /** Without the ops routes. */
         public Services(
@@ -58,7 +59,7 @@ public final class HttpApi implements AutoCloseable {
                 io.streamledger.command.ledger.LedgerService ledger,
                 io.streamledger.command.ledger.BalanceQueries balances,
                 io.streamledger.command.portfolio.PortfolioQueries portfolio) {
-            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null);
+            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null, null);
         }
     }
 
@@ -72,6 +73,7 @@ public final class HttpApi implements AutoCloseable {
         authenticate(app, auth);
         app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
         registerIfPresent(s.orders(), HttpApi::orderRoutes);
+        registerIfPresent(s.cancels(), HttpApi::cancelRoutes);
         registerIfPresent(s.orderQueries(), HttpApi::orderQueryRoutes);
         registerIfPresent(s.fills(), HttpApi::fillRoutes);
         registerIfPresent(s.trades(), HttpApi::tradeRoutes);
@@ -320,6 +322,16 @@ public final class HttpApi implements AutoCloseable {
                 });
     }
 
+    /** POST /v1/orders/{id}/cancel (CS04/CS11: releases the remaining reservation). */
+    private static void cancelRoutes(
+            Javalin app, io.streamledger.command.orders.CancelService cancels) {
+        app.post(
+                "/v1/orders/{id}/cancel",
+                ctx ->
+                        writeOutcome(
+                                ctx, cancels.cancel(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+    }
+
     /** GET one order and an account's orders (AP01/AP03). */
     private static void orderQueryRoutes(Javalin app, OrderQueries orderQueries) {
         app.get(
@@ -463,7 +475,7 @@ public final class HttpApi implements AutoCloseable {
                     capacityHeader(ctx);
                     ctx.status(e.status())
                             .contentType("application/json")
-                            .result(ErrorBodies.json(e.code(), e.getMessage()));
+                            .result(ErrorBodies.json(e));
                 });
         app.exception(
                 Exception.class,

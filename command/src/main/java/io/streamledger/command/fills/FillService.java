@@ -19,6 +19,7 @@ import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
+import io.streamledger.command.orders.FillReservation;
 import io.streamledger.command.orders.OrderItems;
 import io.streamledger.command.orders.OrderStatus;
 import io.streamledger.command.outbox.OutboxItems;
@@ -62,17 +63,22 @@ public final class FillService {
     private static final int TX_ORDER = 1;
     private static final int TX_REQUEST = 3;
     private static final int TX_EXEC_SEQ = 4;
+    // the reservation's consumption follows the fixed actions (see withReservation)
+    private static final int TX_RESERVATION = 5;
 
     private final Ddb ddb;
     private final TableNames tables;
     private final IdempotentExecutor executor;
+    private final FillReservation reservations;
     private final RetryPolicy versionBackoff =
             RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
-    public FillService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
+    public FillService(
+            Ddb ddb, TableNames tables, IdempotentExecutor executor, FillReservation reservations) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
+        this.reservations = reservations;
     }
 
     public IdempotentExecutor.Outcome fill(
@@ -109,7 +115,13 @@ public final class FillService {
             OrderSnapshot order = readOrder(claim.tenant(), cmd.orderId(), meter);
             FillAmounts amounts = guard(cmd, order);
             long execSeq = readExecSeq(claim.tenant(), order.accountId(), meter);
-            FillPlan plan = plan(claim, cmd, order, amounts, execSeq);
+            FillPlan plan =
+                    withReservation(
+                            claim,
+                            order,
+                            amounts,
+                            plan(claim, cmd, order, amounts, execSeq),
+                            meter);
             if (write(claim, plan, round, meter)) {
                 return plan.response();
             }
@@ -315,6 +327,36 @@ public final class FillService {
                         .build());
     }
 
+    /** The plan plus the AP12 consumption of the order's reservation (after the fixed actions). */
+    private FillPlan withReservation(
+            Claim claim,
+            OrderSnapshot order,
+            FillAmounts amounts,
+            FillPlan plan,
+            CapacityMeter meter) {
+        List<TransactWriteItem> consume =
+                reservations.consume(
+                        claim.tenant(),
+                        order.accountId(),
+                        order.orderId(),
+                        order.side(),
+                        amounts.quantity().value(),
+                        amounts.price(),
+                        amounts.fee(),
+                        order.remaining().compareTo(amounts.quantity().value()) == 0,
+                        executor.store()
+                                .clock()
+                                .instant()
+                                .truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                        meter);
+        if (consume.isEmpty()) {
+            return plan;
+        }
+        List<TransactWriteItem> tx = new java.util.ArrayList<>(plan.tx());
+        tx.addAll(consume);
+        return new FillPlan(plan.trade(), plan.response(), tx);
+    }
+
     /** One transaction; false when another fill advanced the order first (re-read and retry). */
     private boolean write(Claim claim, FillPlan plan, int round, CapacityMeter meter) {
         try {
@@ -331,7 +373,8 @@ public final class FillService {
                                 + " exists but its request is not complete");
             }
             if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)
-                    || Tx.conditionFailed(e.cancellationReasons(), TX_EXEC_SEQ)) {
+                    || Tx.conditionFailed(e.cancellationReasons(), TX_EXEC_SEQ)
+                    || Tx.conditionFailed(e.cancellationReasons(), TX_RESERVATION)) {
                 return false;
             }
             throw e;

@@ -44,6 +44,8 @@ class OutboxRelayITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC-OUT");
         kinesis.kinesis().createStream(STREAM, 2);
         kc = kinesis.kinesis().client();
     }
