@@ -39,6 +39,9 @@ class FillAdmissionITCase {
         f.fundUsd("ACC-F1");
         f.fundUsd("ACC-F");
         f.fundUsd("ACC-RACE");
+        f.fundUsd("ACC-SEQ");
+        f.fundUsd("ACC-SEQ-CU");
+        f.fundUsd("ACC-SEQ-OTHER");
     }
 
     @AfterAll
