@@ -128,6 +128,7 @@ public final class LedgerItemCodec {
             AuthorityKey key,
             BigDecimal posted,
             BigDecimal reserved,
+            BigDecimal pending,
             BigDecimal available,
             long version,
             Map<String, BigDecimal> reservations,
@@ -140,6 +141,9 @@ public final class LedgerItemCodec {
         item.put(LedgerSchema.ASSET, Av.s(key.asset()));
         item.put(LedgerSchema.POSTED, Av.n(posted));
         item.put(LedgerSchema.RESERVED, Av.n(reserved));
+        if (pending.signum() != 0) {
+            item.put(LedgerSchema.PENDING, Av.n(pending));
+        }
         item.put(LedgerSchema.AVAILABLE, Av.n(available));
         item.put(LedgerSchema.VERSION, Av.n(version));
         Map<String, AttributeValue> res = new HashMap<>();
@@ -173,6 +177,22 @@ public final class LedgerItemCodec {
      */
     public static TransactWriteItem authorityAdd(
             String table, AuthorityKey key, BigDecimal delta, String txnId, Instant now) {
+        return authorityAdd(table, key, delta, BigDecimal.ZERO, txnId, now);
+    }
+
+    /**
+     * AP12 posting of {@code delta} that also settles {@code settledPending}, the amount the fill's
+     * admission recorded as pending on this authority: ADD posted :delta, pending -:settled,
+     * available :(delta - settled). It runs in the posting transaction beside the inbox receipt, so
+     * the pending amount moves to posted exactly once.
+     */
+    public static TransactWriteItem authorityAdd(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            BigDecimal settledPending,
+            String txnId,
+            Instant now) {
         Map<String, String> names = new HashMap<>();
         names.put("#pk", Attr.PK);
         names.put("#tenant", LedgerSchema.TENANT);
@@ -195,6 +215,14 @@ public final class LedgerItemCodec {
         values.put(":zero", Av.n(BigDecimal.ZERO));
         values.put(":d", Av.n(delta));
         values.put(":one", Av.n(1));
+        String add = " ADD #posted :d, #avail :d, #ver :one";
+        if (settledPending.signum() != 0) {
+            names.put("#pending", LedgerSchema.PENDING);
+            values.put(":d", Av.n(delta.subtract(settledPending)));
+            values.put(":pd", Av.n(delta));
+            values.put(":ps", Av.n(settledPending.negate()));
+            add = " ADD #posted :pd, #pending :ps, #avail :d, #ver :one";
+        }
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
@@ -204,7 +232,7 @@ public final class LedgerItemCodec {
                                         "SET #tenant = :tenant, #acct = :acct, #atype = :atype,"
                                                 + " #asset = :asset, #txn = :txn, #upd = :upd,"
                                                 + " #reserved = if_not_exists(#reserved, :zero)"
-                                                + " ADD #posted :d, #avail :d, #ver :one")
+                                                + add)
                                 .conditionExpression("attribute_not_exists(#pk) OR #atype = :atype")
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
@@ -274,10 +302,47 @@ public final class LedgerItemCodec {
         return authorityReservedDelta(table, key, amount.negate(), "#reserved >= :neg", ref, now);
     }
 
+    /**
+     * AP12 effect of an admitted fill: {@code released} leaves reserved and {@code pending}
+     * (signed: bought quantity in, sold quantity or spent cash out) is recorded until the fill is
+     * posted, so available moves by {@code released + pending} at once and never waits for the
+     * posting job. With nothing released the authority is created if absent (a first purchase of a
+     * security).
+     */
+    public static TransactWriteItem authorityConsume(
+            String table,
+            AuthorityKey key,
+            BigDecimal released,
+            BigDecimal pending,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                released.negate(),
+                pending,
+                released.signum() == 0
+                        ? "attribute_not_exists(#pk) OR #atype = :atype"
+                        : "#reserved >= :neg",
+                ref,
+                now);
+    }
+
     private static TransactWriteItem authorityReservedDelta(
             String table,
             AuthorityKey key,
             BigDecimal delta,
+            String condition,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(table, key, delta, BigDecimal.ZERO, condition, ref, now);
+    }
+
+    private static TransactWriteItem authorityReservedDelta(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            BigDecimal pending,
             String condition,
             String ref,
             Instant now) {
@@ -306,6 +371,16 @@ public final class LedgerItemCodec {
         values.put(":one", Av.n(1));
         values.put(":txn", Av.s(ref));
         values.put(":upd", Av.s(now.toString()));
+        String add = " ADD #reserved :d, #avail :neg, #ver :one";
+        if (pending.signum() != 0) {
+            names.put("#pending", LedgerSchema.PENDING);
+            values.put(":pend", Av.n(pending));
+            values.put(":avd", Av.n(pending.subtract(delta)));
+            add = " ADD #reserved :d, #pending :pend, #avail :avd, #ver :one";
+            if (!condition.contains(":neg")) {
+                values.remove(":neg"); // DynamoDB refuses unused expression values
+            }
+        }
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
@@ -316,7 +391,7 @@ public final class LedgerItemCodec {
                                                 + " #acct = :acct, #atype = :atype,"
                                                 + " #asset = :asset,"
                                                 + " #posted = if_not_exists(#posted, :zero)"
-                                                + " ADD #reserved :d, #avail :neg, #ver :one")
+                                                + add)
                                 .conditionExpression(condition)
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)

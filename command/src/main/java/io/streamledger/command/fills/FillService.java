@@ -115,13 +115,8 @@ public final class FillService {
             OrderSnapshot order = readOrder(claim.tenant(), cmd.orderId(), meter);
             FillAmounts amounts = guard(cmd, order);
             long execSeq = readExecSeq(claim.tenant(), order.accountId(), meter);
-            FillPlan plan =
-                    withReservation(
-                            claim,
-                            order,
-                            amounts,
-                            plan(claim, cmd, order, amounts, execSeq),
-                            meter);
+            FillReservation.Consumption consumption = consumption(claim, order, amounts, meter);
+            FillPlan plan = plan(claim, cmd, order, amounts, execSeq, consumption);
             if (write(claim, plan, round, meter)) {
                 return plan.response();
             }
@@ -233,7 +228,8 @@ public final class FillService {
             FillCommand cmd,
             OrderSnapshot order,
             FillAmounts amounts,
-            long previousExecSeq) {
+            long previousExecSeq,
+            FillReservation.Consumption consumption) {
         String tenant = claim.tenant();
         Quantity qty = amounts.quantity();
         BigDecimal newRemaining = order.remaining().subtract(qty.value());
@@ -270,22 +266,25 @@ public final class FillService {
         o.put("remainingQuantity", newRemaining.toPlainString());
         o.put("version", newVersion);
         DurableResponse response = new DurableResponse(201, StrictJson.write(body));
-        OutboxEvent event = tradeExecuted(claim, trade, amounts, newStatus, newVersion, now);
+        OutboxEvent event =
+                tradeExecuted(claim, trade, amounts, newStatus, newVersion, now, consumption);
         List<TransactWriteItem> tx =
-                List.of(
-                        Tx.createPut(tables.execution(), tradeItem),
-                        orderAdvance(
-                                tenant,
-                                order,
-                                qty.value(),
-                                newFilled,
-                                newRemaining,
-                                newStatus,
-                                newVersion,
-                                now),
-                        OutboxItems.createPut(tables.context(), tenant, event),
-                        executor.store().completionPut(claim, response),
-                        execSeqAdvance(tenant, order.accountId(), previousExecSeq));
+                new java.util.ArrayList<>(
+                        List.of(
+                                Tx.createPut(tables.execution(), tradeItem),
+                                orderAdvance(
+                                        tenant,
+                                        order,
+                                        qty.value(),
+                                        newFilled,
+                                        newRemaining,
+                                        newStatus,
+                                        newVersion,
+                                        now),
+                                OutboxItems.createPut(tables.context(), tenant, event),
+                                executor.store().completionPut(claim, response),
+                                execSeqAdvance(tenant, order.accountId(), previousExecSeq)));
+        tx.addAll(consumption.writes()); // from TX_RESERVATION on
         return new FillPlan(trade, response, tx);
     }
 
@@ -295,8 +294,10 @@ public final class FillService {
             FillAmounts amounts,
             OrderStatus newStatus,
             long newVersion,
-            Instant now) {
+            Instant now,
+            FillReservation.Consumption consumption) {
         String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
+        Payloads payload = new Payloads();
         return new OutboxEvent(
                 eventId,
                 "Order",
@@ -307,8 +308,7 @@ public final class FillService {
                 now,
                 claim.owner(),
                 claim.requestKey(),
-                new Payloads()
-                        .s("tenant", claim.tenant())
+                payload.s("tenant", claim.tenant())
                         .s("tradeId", trade.tradeId())
                         .s("fillId", trade.fillId())
                         .s("orderId", trade.orderId())
@@ -324,37 +324,29 @@ public final class FillService {
                         .n("orderVersion", newVersion)
                         .s("orderStatus", newStatus.name())
                         .n(Attr.ACCOUNT_EXEC_SEQ, trade.accountExecSeq())
+                        .n(Attr.PENDING_CASH, consumption.pendingCash())
+                        .n(Attr.PENDING_QUANTITY, consumption.pendingQuantity())
                         .build());
     }
 
-    /** The plan plus the AP12 consumption of the order's reservation (after the fixed actions). */
-    private FillPlan withReservation(
-            Claim claim,
-            OrderSnapshot order,
-            FillAmounts amounts,
-            FillPlan plan,
-            CapacityMeter meter) {
-        List<TransactWriteItem> consume =
-                reservations.consume(
-                        claim.tenant(),
-                        order.accountId(),
-                        order.orderId(),
-                        order.side(),
-                        amounts.quantity().value(),
-                        amounts.price(),
-                        amounts.fee(),
-                        order.remaining().compareTo(amounts.quantity().value()) == 0,
-                        executor.store()
-                                .clock()
-                                .instant()
-                                .truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
-                        meter);
-        if (consume.isEmpty()) {
-            return plan;
-        }
-        List<TransactWriteItem> tx = new java.util.ArrayList<>(plan.tx());
-        tx.addAll(consume);
-        return new FillPlan(plan.trade(), plan.response(), tx);
+    /** The AP12 consumption of the order's reservation (none without an open reservation). */
+    private FillReservation.Consumption consumption(
+            Claim claim, OrderSnapshot order, FillAmounts amounts, CapacityMeter meter) {
+        return reservations.consume(
+                claim.tenant(),
+                order.accountId(),
+                order.orderId(),
+                order.side(),
+                order.symbol(),
+                amounts.quantity().value(),
+                amounts.price(),
+                amounts.fee(),
+                order.remaining().compareTo(amounts.quantity().value()) == 0,
+                executor.store()
+                        .clock()
+                        .instant()
+                        .truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                meter);
     }
 
     /** One transaction; false when another fill advanced the order first (re-read and retry). */

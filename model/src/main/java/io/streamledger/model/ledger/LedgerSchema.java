@@ -55,6 +55,12 @@ public final class LedgerSchema {
     public static final String RESERVED = "reserved";
     public static final String AVAILABLE = "available";
 
+    /**
+     * Signed effect of admitted fills the posting job has not posted yet (bought quantity in, sold
+     * quantity and spent cash out); available = posted + pending - reserved.
+     */
+    public static final String PENDING = "pending";
+
     /** Legacy map of open reservations on the authority; no longer written (see README). */
     public static final String RESERVATIONS = "reservations";
 

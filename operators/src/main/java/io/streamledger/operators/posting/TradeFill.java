@@ -31,6 +31,14 @@ public class TradeFill {
     /** The account's execution sequence (1 for its first fill); 0 on fills stamped before it. */
     private long accountExecSeq;
 
+    /**
+     * What the fill's admission recorded as pending on the client's cash / security authority
+     * (AP12, signed); zero on fills admitted without a reservation. The posting settles it.
+     */
+    private BigDecimal pendingCash = BigDecimal.ZERO;
+
+    private BigDecimal pendingQuantity = BigDecimal.ZERO;
+
     /** For Flink's POJO serializer. */
     public TradeFill() {}
 
@@ -190,7 +198,9 @@ public class TradeFill {
                 && eq(quantity, t.quantity)
                 && eq(price, t.price)
                 && Objects.equals(currency, t.currency)
-                && eq(fee, t.fee);
+                && eq(fee, t.fee)
+                && eq(pendingCash, t.pendingCash)
+                && eq(pendingQuantity, t.pendingQuantity);
     }
 
     private static boolean eq(BigDecimal a, BigDecimal b) {
@@ -223,5 +233,21 @@ public class TradeFill {
                 + " fee "
                 + fee
                 + "}";
+    }
+
+    public BigDecimal getPendingCash() {
+        return pendingCash;
+    }
+
+    public void setPendingCash(BigDecimal pendingCash) {
+        this.pendingCash = pendingCash;
+    }
+
+    public BigDecimal getPendingQuantity() {
+        return pendingQuantity;
+    }
+
+    public void setPendingQuantity(BigDecimal pendingQuantity) {
+        this.pendingQuantity = pendingQuantity;
     }
 }
