@@ -113,6 +113,7 @@ public record Authority(
         o.put(asset.viewField(), asset.code());
         o.put("posted", asset.format(posted));
         o.put("reserved", asset.format(reserved));
+        o.put("pending", asset.format(pending));
         o.put("available", asset.format(available));
         o.put("version", version);
         return o;

@@ -406,7 +406,12 @@ class BuyingPowerITCase {
         assertThat(fill(id, "f-2", "1", "187.25", "0.10").status()).isEqualTo(201);
         JsonNode b = balance(account, "USD");
         assertThat(b.get("reserved").asText()).isEqualTo("0.00");
-        assertThat(b.get("available").asText()).isEqualTo(b.get("posted").asText());
+        // no posting job runs here: the spent 374.85 is pending, out of available until posted
+        assertThat(b.get("posted").asText()).isEqualTo("1000.00");
+        assertThat(b.get("pending").asText()).isEqualTo("-374.85");
+        assertThat(b.get("available").asText()).isEqualTo("625.15");
+        assertThat(balance(account, "AAPL").get("pending").asText()).isEqualTo("2");
+        assertThat(balance(account, "AAPL").get("available").asText()).isEqualTo("2");
         Map<String, AttributeValue> r = reservation(account, id);
         assertThat(r.get(LedgerSchema.RESERVATION_STATE).s()).isEqualTo("CONSUMED");
         assertThat(new BigDecimal(r.get(LedgerSchema.CONSUMED).n())).isEqualByComparingTo("374.85");
@@ -415,6 +420,50 @@ class BuyingPowerITCase {
         assertThat(fill(id, "f-2", "1", "187.25", "0.10").status()).isEqualTo(201);
         assertThat(balance(account, "USD").get("reserved").asText()).isEqualTo("0.00");
         assertThat(cancel(id).status()).isEqualTo(409);
+    }
+
+    @Test
+    void boughtButUnpostedSharesCanBeSoldOnceAndNeverShort() {
+        String account = "BP-PENDING";
+        f.fund(CommandFixture.KEY_A, account, "currency", "USD", "1000.00");
+        assertThat(
+                        place(
+                                        "bp-pend-buy",
+                                        order(
+                                                "bp-pend-buy",
+                                                account,
+                                                "AAPL",
+                                                "BUY",
+                                                "LIMIT",
+                                                "3",
+                                                "100.00"))
+                                .status())
+                .isEqualTo(201);
+        String buy = orderId("bp-pend-buy");
+        Reply bought = fill(buy, "f-1", "3", "100.00", "0");
+        assertThat(bought.status()).isEqualTo(201);
+        // measured for the README: the BUY fill's transaction now writes 8 targets
+        System.out.println(
+                "BUY fill consumed capacity: " + bought.json().at("/meta/consumedCapacity"));
+        // the buy is admitted, not posted: its 3 shares are pending and available to sell
+        Reply sell =
+                place(
+                        "bp-pend-sell",
+                        order("bp-pend-sell", account, "AAPL", "SELL", "LIMIT", "3", "101.00"));
+        assertThat(sell.status()).as(sell.raw()).isEqualTo(201);
+        String sold = orderId("bp-pend-sell");
+        assertThat(fill(sold, "f-1", "3", "101.00", "0").status()).isEqualTo(201);
+        JsonNode sec = balance(account, "AAPL");
+        assertThat(sec.get("posted").asText()).isEqualTo("0");
+        assertThat(sec.get("pending").asText()).isEqualTo("0");
+        assertThat(sec.get("available").asText()).isEqualTo("0");
+        // sold shares are gone at the sell's admission: a second sale would be short
+        Reply again =
+                place(
+                        "bp-pend-sell-2",
+                        order("bp-pend-sell-2", account, "AAPL", "SELL", "LIMIT", "1", "101.00"));
+        assertThat(again.status()).isEqualTo(422);
+        assertThat(again.json().at("/error/code").asText()).isEqualTo("INSUFFICIENT_POSITION");
     }
 
     @Test

@@ -182,7 +182,10 @@ final class CommandServiceInput {
                     f.get();
                 } catch (ExecutionException e) {
                     done.forEach(d -> d.cancel(true));
-                    throw new AssertionError("command service input failed", e.getCause());
+                    throw new AssertionError(
+                            "command service input failed; requests handed to repair: "
+                                    + repairReasons(stack),
+                            e.getCause());
                 }
             }
             long elapsed = (System.nanoTime() - started) / 1_000_000;
@@ -199,6 +202,19 @@ final class CommandServiceInput {
             http.close();
             httpExecutor.shutdownNow();
         }
+    }
+
+    /** Why the service handed requests to repair (AP18): the reasons on their request records. */
+    private static List<String> repairReasons(LocalStack stack) {
+        List<String> out = new ArrayList<>();
+        for (var item : stack.scan(stack.table(io.streamledger.model.table.Tables.IDEMPOTENCY))) {
+            var reason =
+                    item.get(io.streamledger.command.idempotency.IdempotencyStore.A_REPAIR_REASON);
+            if (reason != null && out.size() < 5) {
+                out.add(reason.s());
+            }
+        }
+        return out;
     }
 
     /** POST /v1/ledger/transactions: {@code amount} USD from SYS-BANK to the account. */

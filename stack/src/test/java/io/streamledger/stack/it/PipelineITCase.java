@@ -294,9 +294,10 @@ class PipelineITCase {
 
     /**
      * With {@code inputWhileJobsRun} the input is written after the jobs started and the faults are
-     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the input's requests
-     * (Orders, Execution, Idempotency, Context) never meet them; otherwise the input is written
-     * first and the faults come after it.
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio; transactions: those that
+     * write the Inbox, i.e. the posting job's), so the input's requests (Orders, Execution,
+     * Idempotency, Context, and the Ledger items of its AP12 holds) never meet them; otherwise the
+     * input is written first and the faults come after it.
      */
     private void run(
             Workload w, boolean chaos, Transport transport, Input input, boolean inputWhileJobsRun)
@@ -310,6 +311,11 @@ class PipelineITCase {
             // these: posting transactions and counter reads the Ledger table, the sinks' updates
             // their own) meets each fault with the probability written here
             String ledger = inputWhileJobsRun ? stack.table(Tables.LEDGER) : null;
+            // the command service's own transactions write the Ledger table too (AP12 holds and
+            // consumptions), never the Inbox: the posting job's transactions are the ones that
+            // write both, so scoping the transaction faults to the Inbox still hits every one of
+            // them and none of the service's
+            String postingTxn = inputWhileJobsRun ? stack.table(Tables.INBOX) : null;
             List<String> updated =
                     inputWhileJobsRun
                             ? List.of(
@@ -322,7 +328,7 @@ class PipelineITCase {
             faults.add(
                     FaultRule.throttle()
                             .operation("TransactWriteItems")
-                            .table(ledger)
+                            .table(postingTxn)
                             .probability(0.15));
             for (String table : updated) {
                 faults.add(
@@ -339,7 +345,7 @@ class PipelineITCase {
             faults.add(
                     FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
                             .operation("TransactWriteItems")
-                            .table(ledger)
+                            .table(postingTxn)
                             .probability(0.05));
         }
 
