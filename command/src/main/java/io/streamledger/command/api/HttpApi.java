@@ -322,7 +322,7 @@ public final class HttpApi implements AutoCloseable {
                 });
     }
 
-    /** POST /v1/orders/{id}/cancel (CS04/CS11: releases the remaining reservation). */
+    /** POST /v1/orders/{id}/cancel and …/expire (CS04/CS11: release the remaining reservation). */
     private static void cancelRoutes(
             Javalin app, io.streamledger.command.orders.CancelService cancels) {
         app.post(
@@ -330,6 +330,11 @@ public final class HttpApi implements AutoCloseable {
                 ctx ->
                         writeOutcome(
                                 ctx, cancels.cancel(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+        app.post(
+                "/v1/orders/{id}/expire",
+                ctx ->
+                        writeOutcome(
+                                ctx, cancels.expire(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
     }
 
     /** GET one order and an account's orders (AP01/AP03). */

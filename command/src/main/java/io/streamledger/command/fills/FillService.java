@@ -139,7 +139,8 @@ public final class FillService {
             OrderStatus status,
             long version,
             BigDecimal remaining,
-            BigDecimal filled) {}
+            BigDecimal filled,
+            long expiresAtMs) {}
 
     /** The fill's amounts, checked against the order's instrument and currency. */
     private record FillAmounts(Quantity quantity, Money price, Money fee) {}
@@ -195,7 +196,8 @@ public final class FillService {
                 OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS)),
                 Av.lng(order, OrderItems.A_VERSION, 0),
                 Av.dec(order, OrderItems.A_REMAINING),
-                Av.dec(order, OrderItems.A_FILLED));
+                Av.dec(order, OrderItems.A_FILLED),
+                Av.lng(order, OrderItems.A_EXPIRES_AT_MS, 0));
     }
 
     /** Flat guards: amounts valid for the order, order fillable, no overfill (CS04). */
@@ -207,6 +209,17 @@ public final class FillService {
             throw ApiException.unprocessable(
                     "ORDER_NOT_FILLABLE",
                     "order '" + cmd.orderId() + "' is " + order.status() + " and accepts no fills");
+        }
+        if (order.expiresAtMs() > 0 && cmd.executedAt().toEpochMilli() >= order.expiresAtMs()) {
+            // a DAY order ends at its session close: no later execution belongs to it
+            throw ApiException.unprocessable(
+                    "ORDER_EXPIRED",
+                    "order '"
+                            + cmd.orderId()
+                            + "' expired at "
+                            + java.time.Instant.ofEpochMilli(order.expiresAtMs())
+                            + "; the fill executed at "
+                            + cmd.executedAt());
         }
         if (qty.value().compareTo(order.remaining()) > 0) {
             throw ApiException.unprocessable(

@@ -41,16 +41,34 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
- * Order cancellation (CS04/CS11, AP03/AP08/AP12/AP16): the order's move to CANCELLED (conditional
- * on its version and a non-terminal status; it leaves the sparse IDX03 status index), the release
- * of what remains of its reservation back to available, and the OrderCancelled outbox event, in one
- * transaction with the AP08 record keyed by the order, so a repeated cancel returns the first one's
- * response.
+ * Order cancellation and expiry (CS04/CS11, AP03/AP08/AP12/AP16): the order's move to CANCELLED or
+ * EXPIRED (conditional on its version and a non-terminal status, and for an expiry on its {@code
+ * expiresAtMs} having passed on the service clock; it leaves the sparse IDX03 status index), the
+ * release of what remains of its reservation back to available, and the OrderCancelled /
+ * OrderExpired outbox event, in one transaction with the AP08 record keyed by the order, so a
+ * repeated request returns the first one's response.
  */
 public final class CancelService {
 
     public static final String EVENT_ORDER_CANCELLED = "OrderCancelled";
+    public static final String EVENT_ORDER_EXPIRED = "OrderExpired";
     public static final String OPERATION = "CancelOrder";
+    public static final String OPERATION_EXPIRE = "ExpireOrder";
+
+    /** How an open order is closed: by its owner, or by its time in force. */
+    public enum Closing {
+        CANCEL(OrderStatus.CANCELLED, EVENT_ORDER_CANCELLED),
+        EXPIRE(OrderStatus.EXPIRED, EVENT_ORDER_EXPIRED);
+
+        final OrderStatus status;
+        final String event;
+
+        Closing(OrderStatus status, String event) {
+            this.status = status;
+            this.event = event;
+        }
+    }
+
     public static final int SCHEMA_VERSION = 1;
     public static final int MAX_VERSION_ROUNDS = 64;
 
@@ -77,6 +95,52 @@ public final class CancelService {
         return "CANCEL:" + orderId;
     }
 
+    /** AP08 request key of an order's expiry. */
+    public static String expireRequestKey(String orderId) {
+        return "EXPIRE:" + orderId;
+    }
+
+    /**
+     * POST /v1/orders/{id}/expire: closes a DAY order whose session close has passed. An order not
+     * yet due (or GTC) is a 409 that leaves no request record, so the same call succeeds once it is
+     * due; a scheduler calls it at the close for the open DAY orders it lists (AP03).
+     */
+    public IdempotentExecutor.Outcome expire(String tenant, String orderId, CapacityMeter meter) {
+        Fields.checkId("order id", orderId);
+        Map<String, AttributeValue> order =
+                ddb.getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
+        if (order == null) {
+            throw ApiException.notFound("order '" + orderId + "' not found");
+        }
+        notYetDue(order, executor.store().clock().instant());
+        Map<String, Object> canonical = new LinkedHashMap<>();
+        canonical.put("orderId", orderId);
+        return executor.execute(
+                tenant,
+                expireRequestKey(orderId),
+                OPERATION_EXPIRE,
+                SCHEMA_VERSION,
+                canonical,
+                orderId,
+                (claim, m) -> close(claim, orderId, Closing.EXPIRE, m),
+                meter);
+    }
+
+    /** 409 ORDER_NOT_EXPIRED for a GTC order or one whose expiry has not come yet. */
+    private static void notYetDue(Map<String, AttributeValue> order, Instant now) {
+        long expiresAtMs = Av.lng(order, OrderItems.A_EXPIRES_AT_MS, 0);
+        if (expiresAtMs == 0 || now.toEpochMilli() < expiresAtMs) {
+            throw ApiException.conflict(
+                    "ORDER_NOT_EXPIRED",
+                    "order '"
+                            + Av.reqStr(order, OrderItems.A_ORDER_ID)
+                            + "' "
+                            + (expiresAtMs == 0
+                                    ? "is good till cancelled"
+                                    : "expires at " + Instant.ofEpochMilli(expiresAtMs)));
+        }
+    }
+
     /** POST /v1/orders/{id}/cancel. */
     public IdempotentExecutor.Outcome cancel(String tenant, String orderId, CapacityMeter meter) {
         Fields.checkId("order id", orderId);
@@ -93,12 +157,18 @@ public final class CancelService {
                 SCHEMA_VERSION,
                 canonical,
                 orderId,
-                (claim, m) -> close(claim, orderId, m),
+                (claim, m) -> close(claim, orderId, Closing.CANCEL, m),
                 meter);
     }
 
-    /** The effect; each round reads the order and its reservation and writes on their versions. */
+    /** The cancel effect (also re-attempted by the repair worker). */
     public DurableResponse close(Claim claim, String orderId, CapacityMeter meter) {
+        return close(claim, orderId, Closing.CANCEL, meter);
+    }
+
+    /** The effect; each round reads the order and its reservation and writes on their versions. */
+    public DurableResponse close(
+            Claim claim, String orderId, Closing closing, CapacityMeter meter) {
         String tenant = claim.tenant();
         for (int round = 0; round < MAX_VERSION_ROUNDS; round++) {
             if (round > 0) {
@@ -112,8 +182,13 @@ public final class CancelService {
             OrderStatus status = OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS));
             if (status.terminal()) {
                 throw ApiException.conflict(
-                        "ORDER_NOT_CANCELLABLE",
-                        "order '" + orderId + "' is " + status + " and cannot be cancelled");
+                        closing == Closing.CANCEL ? "ORDER_NOT_CANCELLABLE" : "ORDER_NOT_OPEN",
+                        "order '"
+                                + orderId
+                                + "' is "
+                                + status
+                                + " and cannot be "
+                                + (closing == Closing.CANCEL ? "cancelled" : "expired"));
             }
             String account = Av.reqStr(order, OrderItems.A_ACCOUNT);
             ReservationKey resKey = new ReservationKey(tenant, account, orderId);
@@ -122,15 +197,18 @@ public final class CancelService {
             Instant now = executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS);
             long version = Av.lng(order, OrderItems.A_VERSION, 0);
             BigDecimal released = remaining(reservation);
-            DurableResponse response = response(order, version + 1, released);
+            if (closing == Closing.EXPIRE) {
+                notYetDue(order, now);
+            }
+            DurableResponse response = response(order, closing, version + 1, released);
             List<TransactWriteItem> tx = new ArrayList<>();
-            tx.add(orderCancel(tenant, orderId, version, now));
+            tx.add(orderClose(tenant, orderId, closing, version, now));
             tx.add(executor.store().completionPut(claim, response));
             tx.add(
                     OutboxItems.createPut(
                             tables.context(),
                             tenant,
-                            event(claim, order, version + 1, released, now)));
+                            event(claim, order, closing, version + 1, released, now)));
             if (released != null) {
                 tx.add(
                         LedgerItemCodec.reservationClose(
@@ -164,7 +242,7 @@ public final class CancelService {
                 }
                 if (Tx.conditionFailed(reasons, TX_OUTBOX)) {
                     throw new IllegalStateException(
-                            "OrderCancelled event of " + orderId + " exists for another version");
+                            closing.event + " event of " + orderId + " exists for another version");
                 }
                 throw e;
             }
@@ -195,12 +273,12 @@ public final class CancelService {
                 Av.reqStr(res, LedgerSchema.ASSET));
     }
 
-    private TransactWriteItem orderCancel(
-            String tenant, String orderId, long version, Instant now) {
-        ConditionalUpdate update =
+    private TransactWriteItem orderClose(
+            String tenant, String orderId, Closing closing, long version, Instant now) {
+        ConditionalUpdate.Builder update =
                 ConditionalUpdate.builder()
                         .set(OrderItems.A_VERSION, Av.n(version + 1))
-                        .set(OrderItems.A_STATUS, Av.s(OrderStatus.CANCELLED.name()))
+                        .set(OrderItems.A_STATUS, Av.s(closing.status.name()))
                         .set(OrderItems.A_REMAINING, Av.n(BigDecimal.ZERO))
                         .set(OrderItems.A_UPDATED, Av.s(now.toString()))
                         // AP03: a terminal order leaves the sparse status index
@@ -213,11 +291,15 @@ public final class CancelService {
                                                 Av.s(OrderStatus.ACCEPTED.name())),
                                         Condition.eq(
                                                 OrderItems.A_STATUS,
-                                                Av.s(OrderStatus.PARTIALLY_FILLED.name()))))
-                        .build();
+                                                Av.s(OrderStatus.PARTIALLY_FILLED.name()))));
+        if (closing == Closing.EXPIRE) {
+            // the decision: the service clock has passed the order's immutable expiry (no TTL)
+            update.when(Condition.le(OrderItems.A_EXPIRES_AT_MS, Av.n(now.toEpochMilli())));
+        }
         return TransactWriteItem.builder()
                 .update(
-                        update.applyTo(
+                        update.build()
+                                .applyTo(
                                         Update.builder()
                                                 .tableName(tables.orders())
                                                 .key(OrderItems.key(tenant, orderId)))
@@ -226,11 +308,14 @@ public final class CancelService {
     }
 
     private static DurableResponse response(
-            Map<String, AttributeValue> order, long newVersion, @Nullable BigDecimal released) {
+            Map<String, AttributeValue> order,
+            Closing closing,
+            long newVersion,
+            @Nullable BigDecimal released) {
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         ObjectNode o = body.putObject("order");
         o.put("orderId", Av.reqStr(order, OrderItems.A_ORDER_ID));
-        o.put("status", OrderStatus.CANCELLED.name());
+        o.put("status", closing.status.name());
         o.put("filledQuantity", Av.dec(order, OrderItems.A_FILLED).toPlainString());
         o.put("version", newVersion);
         ObjectNode r = body.putObject("reservation");
@@ -242,16 +327,17 @@ public final class CancelService {
     private static OutboxEvent event(
             Claim claim,
             Map<String, AttributeValue> order,
+            Closing closing,
             long newVersion,
             @Nullable BigDecimal released,
             Instant now) {
         String orderId = Av.reqStr(order, OrderItems.A_ORDER_ID);
         return new OutboxEvent(
-                DeterministicIds.eventId(orderId, EVENT_ORDER_CANCELLED, newVersion),
+                DeterministicIds.eventId(orderId, closing.event, newVersion),
                 "Order",
                 orderId,
                 newVersion,
-                EVENT_ORDER_CANCELLED,
+                closing.event,
                 1,
                 now,
                 claim.owner(),
@@ -260,7 +346,7 @@ public final class CancelService {
                         .s("tenant", claim.tenant())
                         .s("orderId", orderId)
                         .s("accountId", Av.reqStr(order, OrderItems.A_ACCOUNT))
-                        .s("status", OrderStatus.CANCELLED.name())
+                        .s("status", closing.status.name())
                         .n("filledQuantity", Av.dec(order, OrderItems.A_FILLED))
                         .n("released", released == null ? BigDecimal.ZERO : released)
                         .n("version", newVersion)
