@@ -76,11 +76,15 @@ public final class LedgerItemCodec {
 
     /** The create-once put of a posting (postings are never updated). */
     public static TransactWriteItem postingPut(String table, PostingRow r) {
+        return createOnce(table, posting(r));
+    }
+
+    private static TransactWriteItem createOnce(String table, Map<String, AttributeValue> item) {
         return TransactWriteItem.builder()
                 .put(
                         Put.builder()
                                 .tableName(table)
-                                .item(posting(r))
+                                .item(item)
                                 .conditionExpression("attribute_not_exists(#pk)")
                                 .expressionAttributeNames(Map.of("#pk", Attr.PK))
                                 .build())
@@ -261,15 +265,7 @@ public final class LedgerItemCodec {
     /** Creates a reservation item; fails if the order already holds one. */
     public static TransactWriteItem reservationCreate(
             String table, Map<String, AttributeValue> item) {
-        return TransactWriteItem.builder()
-                .put(
-                        Put.builder()
-                                .tableName(table)
-                                .item(item)
-                                .conditionExpression("attribute_not_exists(#pk)")
-                                .expressionAttributeNames(Map.of("#pk", Attr.PK))
-                                .build())
-                .build();
+        return createOnce(table, item);
     }
 
     /**
@@ -412,30 +408,7 @@ public final class LedgerItemCodec {
             ReservationState to,
             BigDecimal released,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#state", LedgerSchema.RESERVATION_STATE);
-        names.put("#rel", LedgerSchema.RELEASED);
-        names.put("#ver", LedgerSchema.VERSION);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":to", Av.s(to.name()));
-        values.put(":open", Av.s(ReservationState.OPEN.name()));
-        values.put(":rel", Av.n(released));
-        values.put(":v", Av.n(expectedVersion));
-        values.put(":next", Av.n(expectedVersion + 1));
-        values.put(":upd", Av.s(now.toString()));
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(table)
-                                .key(key(key))
-                                .updateExpression(
-                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd")
-                                .conditionExpression("#state = :open AND #ver = :v")
-                                .expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .build())
-                .build();
+        return reservationConsume(table, key, expectedVersion, BigDecimal.ZERO, to, released, now);
     }
 
     /**

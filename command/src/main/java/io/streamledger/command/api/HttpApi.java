@@ -450,6 +450,36 @@ public final class HttpApi implements AutoCloseable {
                         writeRead(
                                 ctx,
                                 balances.balances(tenant(ctx), ctx.pathParam("a"), meter(ctx))));
+        // AP11: the account-month statement (merged buckets, one cursor) and its summary
+        app.get(
+                "/v1/accounts/{a}/ledger",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("month", "asset", "limit", "cursor"));
+                    writeRead(
+                            ctx,
+                            balances.statements()
+                                    .page(
+                                            tenant(ctx),
+                                            ctx.pathParam("a"),
+                                            ctx.queryParam("month"),
+                                            ctx.queryParam("asset"),
+                                            limit(ctx),
+                                            ctx.queryParam("cursor"),
+                                            meter(ctx)));
+                });
+        app.get(
+                "/v1/accounts/{a}/ledger/summary",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("month"));
+                    writeRead(
+                            ctx,
+                            balances.statements()
+                                    .summary(
+                                            tenant(ctx),
+                                            ctx.pathParam("a"),
+                                            ctx.queryParam("month"),
+                                            meter(ctx)));
+                });
     }
 
     /** GET an account's AP07 portfolio view. */

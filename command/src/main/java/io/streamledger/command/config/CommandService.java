@@ -62,7 +62,8 @@ public final class CommandService {
                         config.retention(),
                         config.repairIndexOnClaim());
         this.executor = new IdempotentExecutor(store, config.repairDelay());
-        LedgerRules rules = new LedgerRules(config.overdraftExemptPrefixes());
+        LedgerRules rules =
+                new LedgerRules(config.overdraftExemptPrefixes(), config.ledgerBucketPostings());
         this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
         this.orderQueries = new OrderQueries(ddb, tables);
         this.fills =
@@ -74,7 +75,7 @@ public final class CommandService {
         this.cancels = new CancelService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);
         this.ledger = new LedgerService(ddb, tables, executor, rules);
-        this.balances = new BalanceQueries(ddb, tables);
+        this.balances = new BalanceQueries(ddb, tables, config.clock());
         this.portfolio = new PortfolioQueries(ddb, tables);
     }
 

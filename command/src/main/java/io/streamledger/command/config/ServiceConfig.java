@@ -1,6 +1,7 @@
 package io.streamledger.command.config;
 
 import io.streamledger.model.ledger.BuyingPowerPolicy;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Set;
  * @param repairIndexOnClaim whether an IN_PROGRESS claim is already in the IDX19 repair queue
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
  * @param buyingPower what an order reserves at admission (AP12)
+ * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -25,7 +27,8 @@ public record ServiceConfig(
         Duration repairDelay,
         boolean repairIndexOnClaim,
         Set<String> overdraftExemptPrefixes,
-        BuyingPowerPolicy buyingPower) {
+        BuyingPowerPolicy buyingPower,
+        long ledgerBucketPostings) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -36,7 +39,8 @@ public record ServiceConfig(
                 Duration.ofSeconds(2),
                 true,
                 Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
-                BuyingPowerPolicy.DEFAULT);
+                BuyingPowerPolicy.DEFAULT,
+                PostingSequence.MAX_POSTINGS_PER_BUCKET);
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -48,7 +52,8 @@ public record ServiceConfig(
                 repairDelay,
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
-                buyingPower);
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -60,7 +65,8 @@ public record ServiceConfig(
                 repairDelay,
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
-                buyingPower);
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
@@ -72,7 +78,8 @@ public record ServiceConfig(
                 repairDelay,
                 b,
                 overdraftExemptPrefixes,
-                buyingPower);
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -84,7 +91,8 @@ public record ServiceConfig(
                 d,
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
-                buyingPower);
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
@@ -96,7 +104,8 @@ public record ServiceConfig(
                 repairDelay,
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
-                p);
+                p,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
@@ -108,6 +117,20 @@ public record ServiceConfig(
                 repairDelay,
                 repairIndexOnClaim,
                 Set.copyOf(prefixes),
-                buyingPower);
+                buyingPower,
+                ledgerBucketPostings);
+    }
+
+    public ServiceConfig withLedgerBucketPostings(long n) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                n);
     }
 }
