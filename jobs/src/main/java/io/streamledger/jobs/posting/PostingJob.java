@@ -19,6 +19,7 @@ import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.gate.GateConfig;
 import io.streamledger.operators.posting.ExecutionOrder;
 import io.streamledger.operators.posting.ExecutionOrderState;
 import io.streamledger.operators.posting.FillPostingRules;
@@ -117,6 +118,11 @@ public final class PostingJob {
                 new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS)));
     }
 
+    /** The shared gate limits with the execution-order gate's own gap SLA. */
+    public static GateConfig executionOrderGateConfig(ReadableConfig conf) {
+        return ProjectionJob.gateConfig(conf).withGapSla(conf.get(JobOptions.EXEC_ORDER_GAP_SLA));
+    }
+
     /** Everything the transaction sink needs, resolved once from the options. */
     public static PostingSettings settings(ReadableConfig conf) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
@@ -163,7 +169,7 @@ public final class PostingJob {
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
         // execution order per account before the guard: a rejected fill still advances its account
-        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, ProjectionJob.gateConfig(conf));
+        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, executionOrderGateConfig(conf));
         order.gapBreaks()
                 .sinkTo(sinks.gapBreaks())
                 .uid(GAP_BREAK_SINK_UID)
