@@ -9,6 +9,7 @@ import io.streamledger.sinks.versioned.VersionedDynamoDbSinkBuilder;
 import io.streamledger.sinks.versioned.VersionedWrite;
 import io.streamledger.sinks.versioned.WriteGuard;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -218,6 +219,23 @@ public final class JobOptions {
                                     + " becomes an EXECUTION_ORDER_GAP break (it stays parked,"
                                     + " never skipped); must exceed the transport's catch-up skew"
                                     + " across shards.");
+
+    // ---- dead-letter replay (CS08) ----
+
+    public static final ConfigOption<List<String>> REPLAY_TENANTS =
+            ConfigOptions.key("streamledger.replay.tenants")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "Tenants whose REPLAY_REQUESTED dead letters the job re-injects (the"
+                                    + " status queue is tenant-first); empty = no replay source.");
+
+    public static final ConfigOption<Duration> REPLAY_POLL_INTERVAL =
+            ConfigOptions.key("streamledger.replay.poll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("How often the replay source polls the status queues.");
 
     public static final ConfigOption<Integer> GATE_MAX_PARKED =
             ConfigOptions.key("streamledger.gate.max-parked-per-key")

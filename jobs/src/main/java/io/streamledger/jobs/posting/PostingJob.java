@@ -1,7 +1,9 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.deadletter.ReplaySource;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.GapBreaks;
@@ -13,6 +15,7 @@ import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.model.table.TableNaming;
@@ -35,6 +38,7 @@ import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -62,6 +66,7 @@ public final class PostingJob {
     public static final String REJECTED_SINK_UID = "posting-rejected-sink-v1";
     public static final String GAP_BREAK_SINK_UID = "posting-exec-order-break-sink-v1";
     public static final String GATE_DEAD_LETTER_SINK_UID = "posting-exec-order-dead-letter-sink-v1";
+    public static final String REPLAY_SOURCE_UID = "posting-replay-source-v1";
 
     /**
      * The job's sinks.
@@ -178,9 +183,29 @@ public final class PostingJob {
                 .sinkTo(sinks.gateDeadLetters())
                 .uid(GATE_DEAD_LETTER_SINK_UID)
                 .name("posting: execution-order dead letters (dead-letter table)");
+        DataStream<TradeFill> ordered = order.ordered();
+        List<String> replayTenants = conf.get(JobOptions.REPLAY_TENANTS);
+        if (!replayTenants.isEmpty()) {
+            // after the gate: the replayed fill's sequence was consumed when it was set aside;
+            // its receipt keeps the effect once
+            DataStream<TradeFill> replays =
+                    env.addSource(
+                                    new ReplaySource<>(
+                                            JobOptions.dynamoDbClient(conf),
+                                            DeadLetters.table(conf),
+                                            ROLE,
+                                            replayTenants,
+                                            conf.get(JobOptions.REPLAY_POLL_INTERVAL),
+                                            PostingJob::replayedFill,
+                                            PostingState.FILL),
+                                    "posting: dead-letter replays",
+                                    PostingState.FILL)
+                            .setParallelism(1)
+                            .uid(REPLAY_SOURCE_UID);
+            ordered = ordered.union(replays);
+        }
         SingleOutputStreamOperator<TradeFill> postable =
-                order.ordered()
-                        .process(new PostingGuard(rules), PostingState.FILL)
+                ordered.process(new PostingGuard(rules), PostingState.FILL)
                         .uid(PostingState.GUARD_UID)
                         .name(PostingState.GUARD_NAME);
 
@@ -199,6 +224,26 @@ public final class PostingJob {
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("posting: source dead letters (dead-letter table)");
         return new Streams(order, postable, rejected, deadLetters);
+    }
+
+    /**
+     * The fill a REJECTED_FILL or QUARANTINED entry holds, tagged as its replay; other entries are
+     * not fills of this job's input.
+     */
+    static TradeFill replayedFill(DeadLetterView entry) {
+        if (entry.reason() != DeadLetterReason.REJECTED_FILL
+                && entry.reason() != DeadLetterReason.QUARANTINED) {
+            throw new IllegalArgumentException(
+                    "the posting job re-injects fills (REJECTED_FILL, QUARANTINED), not "
+                            + entry.reason());
+        }
+        if (!"json".equals(entry.payloadEncoding())) {
+            throw new IllegalArgumentException("payload is " + entry.payloadEncoding());
+        }
+        TradeFill fill = TradeFills.fromJson(entry.payload());
+        fill.setReplayReason(entry.reason().name());
+        fill.setReplayVersion(entry.version());
+        return fill;
     }
 
     /** Builds and runs. */
