@@ -566,33 +566,43 @@ public final class OutboxRelay implements AutoCloseable {
 
     /** Claims the window in parallel; the claimed events decoded, in window order. */
     private List<Claimed> claimAll(List<OutboxReadyKey> window) {
-        List<CompletableFuture<InFlight>> claims = new ArrayList<>(window.size());
-        for (OutboxReadyKey k : window) {
-            claims.add(CompletableFuture.supplyAsync(() -> claim(k.eventId()), pool));
+        List<CompletableFuture<Claimed>> claims = new ArrayList<>(window.size());
+        for (int i = 0; i < window.size(); i++) {
+            String eventId = window.get(i).eventId();
+            int order = i;
+            claims.add(CompletableFuture.supplyAsync(() -> claimAndDecode(eventId, order), pool));
         }
         List<Claimed> out = new ArrayList<>(window.size());
         for (int i = 0; i < claims.size(); i++) {
-            InFlight f;
             try {
-                f = join(claims.get(i));
+                Claimed c = join(claims.get(i));
+                if (c != null) {
+                    out.add(c);
+                }
             } catch (RuntimeException e) {
                 // had it applied, the lease sweep returns it to READY
                 claimErrors.increment();
                 LOG.warn("outbox claim of {} failed", window.get(i).eventId(), e);
-                continue;
-            }
-            if (f == null) {
-                continue;
-            }
-            try {
-                OutboxEvent event = decode(f);
-                out.add(new Claimed(f, event, encode(event), i));
-            } catch (RuntimeException e) {
-                publishFailed.increment();
-                requeue(f, describe(e));
             }
         }
         return out;
+    }
+
+    /** Claims one event and decodes it; null when not claimed or re-queued as undecodable. */
+    @Nullable
+    private Claimed claimAndDecode(String eventId, int order) {
+        InFlight f = claim(eventId);
+        if (f == null) {
+            return null;
+        }
+        try {
+            OutboxEvent event = decode(f);
+            return new Claimed(f, event, encode(event), order);
+        } catch (RuntimeException e) {
+            publishFailed.increment();
+            requeue(f, describe(e));
+            return null;
+        }
     }
 
     private void publishWindow(

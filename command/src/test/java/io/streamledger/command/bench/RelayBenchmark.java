@@ -118,6 +118,33 @@ public final class RelayBenchmark {
                 / 1_000_000;
     }
 
+    /** CPU ms of live Java threads by part (relay pool, endpoint, main, other). */
+    static Map<String, Long> threadCpuMillis(String relayThreads) {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String part : List.of("relay", "endpoint", "main", "other")) {
+            out.put(part, 0L);
+        }
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t == null) {
+                continue;
+            }
+            long ns = mx.getThreadCpuTime(t.getThreadId());
+            if (ns < 0) {
+                continue;
+            }
+            String n = t.getThreadName();
+            String part =
+                    n.startsWith(relayThreads)
+                            ? "relay"
+                            : n.startsWith("local-dynamodb") || n.startsWith("HTTP-Dispatcher")
+                                    ? "endpoint"
+                                    : n.equals("main") ? "main" : "other";
+            out.merge(part, ns / 1_000_000, Long::sum);
+        }
+        return out;
+    }
+
     static final class Bench {
         final DynamoDbClient client;
         final KinesisClient kc;
@@ -155,6 +182,8 @@ public final class RelayBenchmark {
                             Duration.ofSeconds(30),
                             OutboxRelay.Tuning.defaults().withConcurrency(concurrency));
             String loadBefore = loadAverage();
+            String relayThreads = "outbox-relay-bench-" + runNo + "-";
+            Map<String, Long> threads0 = threadCpuMillis(relayThreads);
             long cpu0 = ownCpuMillis();
             long kcpu0 = processCpuMillis(kinesisPid);
             long t0 = System.nanoTime();
@@ -168,6 +197,15 @@ public final class RelayBenchmark {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             long cpu = ownCpuMillis() - cpu0;
+            Map<String, Long> threads = threadCpuMillis(relayThreads);
+            long javaThreads = 0;
+            StringBuilder parts = new StringBuilder();
+            for (var e : threads.entrySet()) {
+                long ms = e.getValue() - threads0.get(e.getKey());
+                javaThreads += ms;
+                parts.append(String.format("%s %.2f, ", e.getKey(), (double) ms / n));
+            }
+            parts.append(String.format("VM (GC, JIT) %.2f", (double) (cpu - javaThreads) / n));
             long kcpu = processCpuMillis(kinesisPid) - kcpu0;
             String loadAfter = loadAverage();
             relay.close();
@@ -182,6 +220,7 @@ public final class RelayBenchmark {
             System.out.printf(
                     "  CPU per event: relay + local endpoint JVM %.2f ms, kinesis-local %.2f ms%n",
                     (double) cpu / n, kcpu < 0 ? Double.NaN : (double) kcpu / n);
+            System.out.printf("    by part (ms per event): %s%n", parts);
             System.out.printf("  relay metrics: %s%n", relay.metrics());
             printCapacity(seed, n, seedSeconds, relay.capacity().snapshot());
             verifyStream(table, service, n);
