@@ -10,6 +10,7 @@ import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.outbox.RelayCapacity;
 import io.streamledger.command.testing.CommandFixture;
+import io.streamledger.command.testing.KinesisRecords;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.model.change.AttributeValue;
@@ -35,8 +36,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /**
  * Benchmark (a main, not a test) of the AP16 outbox relay against the local endpoint and
@@ -51,7 +50,7 @@ import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 public final class RelayBenchmark {
 
     private static final String STREAM = "relay-bench";
-    private static final int KINESIS_SHARDS = 4;
+    private static final int KINESIS_SHARDS = 8;
 
     public static void main(String[] args) throws Exception {
         int events = arg(args, 0, 20_000);
@@ -63,16 +62,16 @@ public final class RelayBenchmark {
         try (LocalEndpoint endpoint = LocalEndpoint.builder().port(0).build().start();
                 KinesisLocal kinesis = KinesisLocal.start()) {
             DynamoDbClient client = CommandFixture.client(endpoint.endpoint());
-            kinesis.createStream(STREAM, KINESIS_SHARDS);
             KinesisClient kc = KinesisLocal.newClient(kinesis.endpoint());
             System.out.printf(
-                    "AP16 relay: local endpoint (in this JVM) + kinesis-local (pid %d, %d shards);"
+                    "AP16 relay: local endpoint (in this JVM) + kinesis-local (pid %d, %d shards per"
+                            + " run's stream);"
                             + " %d cores; load average %s%n",
                     kinesis.pid(),
                     KINESIS_SHARDS,
                     Runtime.getRuntime().availableProcessors(),
                     loadAverage());
-            Bench b = new Bench(client, kc, kinesis.pid());
+            Bench b = new Bench(client, kinesis, kc);
             // JIT warm-up of both paths, not reported
             b.run("warmup-batched", Math.min(2_000, events), false, window, concurrency, false);
             b.run("warmup-serial", 200, true, window, concurrency, false);
@@ -147,20 +146,26 @@ public final class RelayBenchmark {
 
     static final class Bench {
         final DynamoDbClient client;
+        final KinesisLocal kinesis;
         final KinesisClient kc;
         final long kinesisPid;
         int runNo;
+        String stream;
 
-        Bench(DynamoDbClient client, KinesisClient kc, long kinesisPid) {
+        Bench(DynamoDbClient client, KinesisLocal kinesis, KinesisClient kc) {
             this.client = client;
+            this.kinesis = kinesis;
             this.kc = kc;
-            this.kinesisPid = kinesisPid;
+            this.kinesisPid = kinesis.pid();
         }
 
         void run(String name, int n, boolean serial, int window, int concurrency, boolean report)
                 throws Exception {
             String prefix = "relay" + (++runNo) + "-";
             TableProvisioner.createAll(client, prefix);
+            // a fresh stream per run: kinesis-local slows down as a stream fills, real Kinesis not
+            stream = STREAM + "-" + runNo;
+            kinesis.createStream(stream, KINESIS_SHARDS);
             CommandService service =
                     new CommandService(
                             client, ServiceConfig.defaults(prefix), RetryPolicy.defaults());
@@ -175,7 +180,7 @@ public final class RelayBenchmark {
                             table,
                             "bench-" + runNo,
                             Clock.systemUTC(),
-                            new KinesisPublisher(kc, STREAM),
+                            new KinesisPublisher(kc, stream),
                             Duration.ofSeconds(30),
                             serial ? 100 : window,
                             Duration.ofSeconds(1),
@@ -369,32 +374,16 @@ public final class RelayBenchmark {
             Map<String, Long> lastVersion = new HashMap<>();
             int seen = 0;
             int outOfOrder = 0;
-            for (Shard s : kc.listShards(b -> b.streamName(STREAM)).shards()) {
-                String it =
-                        kc.getShardIterator(
-                                        b ->
-                                                b.streamName(STREAM)
-                                                        .shardId(s.shardId())
-                                                        .shardIteratorType(
-                                                                ShardIteratorType.TRIM_HORIZON))
-                                .shardIterator();
-                while (it != null) {
-                    String cur = it;
-                    var r = kc.getRecords(b -> b.shardIterator(cur).limit(10_000));
-                    for (Record rec : r.records()) {
-                        if (!rec.partitionKey().startsWith(runTag)) {
-                            continue;
-                        }
-                        OutboxEvent e =
-                                OutboxEventCodec.fromJson(
-                                        rec.data().asString(StandardCharsets.UTF_8));
-                        seen++;
-                        Long prev = lastVersion.put(e.aggregateId(), e.aggregateVersion());
-                        if (prev != null && prev >= e.aggregateVersion()) {
-                            outOfOrder++;
-                        }
-                    }
-                    it = r.records().isEmpty() ? null : r.nextShardIterator();
+            for (Record rec : KinesisRecords.readAll(kc, stream)) {
+                if (!rec.partitionKey().startsWith(runTag)) {
+                    continue;
+                }
+                OutboxEvent e =
+                        OutboxEventCodec.fromJson(rec.data().asString(StandardCharsets.UTF_8));
+                seen++;
+                Long prev = lastVersion.put(e.aggregateId(), e.aggregateVersion());
+                if (prev != null && prev >= e.aggregateVersion()) {
+                    outOfOrder++;
                 }
             }
             System.out.printf(

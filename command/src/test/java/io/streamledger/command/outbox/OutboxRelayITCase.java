@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.testing.CommandFixture;
+import io.streamledger.command.testing.KinesisRecords;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.local.kinesis.KinesisLocalExtension;
 import io.streamledger.model.change.OutboxEvent;
@@ -36,8 +37,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /** The AP16 relay lifecycle against the local endpoint and kinesis-local (CS03). */
 class OutboxRelayITCase {
@@ -90,16 +89,7 @@ class OutboxRelayITCase {
     }
 
     private static OutboxRelay relayStatic(String owner, Publisher p) {
-        return new OutboxRelay(
-                f.service.ddb(),
-                f.service.tables().context(),
-                owner,
-                f.clock,
-                p,
-                Duration.ofSeconds(10),
-                1000,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(60));
+        return tuned(owner, p, 1000, OutboxRelay.Tuning.defaults());
     }
 
     private static OutboxRelay relay0(String owner, Publisher p) {
@@ -115,24 +105,7 @@ class OutboxRelayITCase {
     }
 
     private static List<Record> readStream(String stream) {
-        List<Record> all = new ArrayList<>();
-        for (Shard s : kc.listShards(b -> b.streamName(stream)).shards()) {
-            String it =
-                    kc.getShardIterator(
-                                    b ->
-                                            b.streamName(stream)
-                                                    .shardId(s.shardId())
-                                                    .shardIteratorType(
-                                                            ShardIteratorType.TRIM_HORIZON))
-                            .shardIterator();
-            for (int i = 0; i < 5 && it != null; i++) {
-                String cur = it;
-                var r = kc.getRecords(b -> b.shardIterator(cur).limit(1000));
-                all.addAll(r.records());
-                it = r.records().isEmpty() ? null : r.nextShardIterator();
-            }
-        }
-        return all;
+        return KinesisRecords.readAll(kc, stream);
     }
 
     @Test
