@@ -47,7 +47,30 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.ledger.LedgerService ledger,
             io.streamledger.command.ledger.BalanceQueries balances,
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
-            io.streamledger.command.ops.DeadLetterRepository deadLetters) {
+            io.streamledger.command.ops.DeadLetterRepository deadLetters,
+            io.streamledger.command.ops.OpsApi ops) {
+
+        /** Without the breaks, batches and repair-queue routes. */
+        public Services(
+                OrderService orders,
+                OrderQueries orderQueries,
+                io.streamledger.command.fills.FillService fills,
+                io.streamledger.command.fills.TradeQueries trades,
+                io.streamledger.command.ledger.LedgerService ledger,
+                io.streamledger.command.ledger.BalanceQueries balances,
+                io.streamledger.command.portfolio.PortfolioQueries portfolio,
+                io.streamledger.command.ops.DeadLetterRepository deadLetters) {
+            this(
+                    orders,
+                    orderQueries,
+                    fills,
+                    trades,
+                    ledger,
+                    balances,
+                    portfolio,
+                    deadLetters,
+                    null);
+        }
 
         /** Without the ops routes. */
         public Services(
@@ -58,7 +81,7 @@ public final class HttpApi implements AutoCloseable {
                 io.streamledger.command.ledger.LedgerService ledger,
                 io.streamledger.command.ledger.BalanceQueries balances,
                 io.streamledger.command.portfolio.PortfolioQueries portfolio) {
-            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null);
+            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null, null);
         }
     }
 
@@ -79,6 +102,7 @@ public final class HttpApi implements AutoCloseable {
         registerIfPresent(s.balances(), HttpApi::balanceRoutes);
         registerIfPresent(s.portfolio(), HttpApi::portfolioRoutes);
         registerIfPresent(s.deadLetters(), HttpApi::deadLetterRoutes);
+        registerIfPresent(s.ops(), (a, ops) -> ops.register(a));
         errorHandlers(app);
     }
 
@@ -261,7 +285,7 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    private static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type) {
+    public static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type) {
         String v = ctx.queryParam(name);
         if (v == null || v.isEmpty()) {
             return null;
@@ -278,12 +302,17 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    private static String actor(Context ctx) {
+    /** The authenticated caller of a /v1 request. */
+    public static ApiKeyAuthenticator.Principal principal(Context ctx) {
+        return ctx.attribute(ATTR_PRINCIPAL);
+    }
+
+    public static String actor(Context ctx) {
         return ctx.<ApiKeyAuthenticator.Principal>attribute(ATTR_PRINCIPAL).actor();
     }
 
     /** An empty body is an empty object (replay's fields are optional). */
-    private static ObjectNode optionalBody(Context ctx) throws IOException {
+    public static ObjectNode optionalBody(Context ctx) throws IOException {
         if (ctx.req().getContentLengthLong() == 0) {
             return StrictJson.MAPPER.createObjectNode();
         }
@@ -498,7 +527,7 @@ public final class HttpApi implements AutoCloseable {
         app.stop();
     }
 
-    private static String tenant(Context ctx) {
+    public static String tenant(Context ctx) {
         return ctx.attribute(ATTR_TENANT);
     }
 
@@ -506,7 +535,7 @@ public final class HttpApi implements AutoCloseable {
         return ctx.attribute(ATTR_METER);
     }
 
-    private static Integer limit(Context ctx) {
+    public static Integer limit(Context ctx) {
         String l = ctx.queryParam("limit");
         if (l == null) {
             return null;
@@ -519,7 +548,7 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Query parameters like body fields: unknown or repeated ones are 400, never ignored. */
-    private static void onlyParams(Context ctx, java.util.Set<String> allowed) {
+    public static void onlyParams(Context ctx, java.util.Set<String> allowed) {
         for (Map.Entry<String, java.util.List<String>> e : ctx.queryParamMap().entrySet()) {
             if (!allowed.contains(e.getKey())) {
                 throw ApiException.badRequest(
@@ -546,7 +575,7 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Reads at most MAX_BODY_BYTES + 1 bytes, so an oversized body is 413 without buffering it. */
-    static ObjectNode body(Context ctx) throws IOException {
+    public static ObjectNode body(Context ctx) throws IOException {
         long declared = ctx.req().getContentLengthLong();
         if (declared > StrictJson.MAX_BODY_BYTES) {
             throw StrictJson.tooLarge(declared);
@@ -593,7 +622,7 @@ public final class HttpApi implements AutoCloseable {
                 .result(StrictJson.MAPPER.writeValueAsString(doc));
     }
 
-    private static void writeRead(Context ctx, ObjectNode body) throws JsonProcessingException {
+    public static void writeRead(Context ctx, ObjectNode body) throws JsonProcessingException {
         CapacityMeter m = meter(ctx);
         body.set("meta", meta(m, null));
         capacityHeader(ctx);

@@ -124,7 +124,14 @@ public final class CommandService {
                         new io.streamledger.command.ops.DeadLetterRepository(
                                 ddb.client(),
                                 tables.naming().physicalName(Tables.DEAD_LETTER),
-                                config.clock())));
+                                config.clock()),
+                        opsApi()));
+    }
+
+    /** The breaks, batches and repair-queue routes over this service's tables. */
+    public io.streamledger.command.ops.OpsApi opsApi() {
+        return io.streamledger.command.ops.OpsApi.over(
+                ddb.client(), tables.naming(), config.clock());
     }
 
     public ServiceConfig config() {

@@ -2,7 +2,6 @@ package io.streamledger.command.ops;
 
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
-import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
@@ -64,20 +63,7 @@ public final class DeadLettersCli {
         return new CommandLine(top)
                 .setOut(out)
                 .setErr(err)
-                .setExecutionExceptionHandler(
-                        (ex, cmd, parsed) -> {
-                            String why =
-                                    ex instanceof ApiException a
-                                            ? a.getMessage()
-                                            : ex.getClass().getSimpleName()
-                                                    + ": "
-                                                    + ex.getMessage();
-                            cmd.getErr().println("refused: " + why);
-                            if (top.verbose) {
-                                ex.printStackTrace(cmd.getErr());
-                            }
-                            return REFUSED;
-                        })
+                .setExecutionExceptionHandler(OpsConnection.refusals(() -> top.verbose, REFUSED))
                 .execute(args);
     }
 
