@@ -25,7 +25,6 @@ import io.streamledger.command.portfolio.PortfolioQueries;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import io.streamledger.model.table.Tables;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -101,13 +100,7 @@ public final class CommandService {
     public IdempotencyRepairWorker repairWorker(
             Supplier<Collection<String>> tenants, String owner) {
         return new IdempotencyRepairWorker(
-                ddb,
-                store,
-                tenants,
-                this::repairEffect,
-                owner,
-                config.repairDelay(),
-                Duration.ofHours(1));
+                ddb, store, tenants, this::repairEffect, owner, config.repairDelay());
     }
 
     public HttpApi http(ApiKeyAuthenticator auth) {
@@ -131,7 +124,7 @@ public final class CommandService {
     /** The breaks, batches and repair-queue routes over this service's tables. */
     public io.streamledger.command.ops.OpsApi opsApi() {
         return io.streamledger.command.ops.OpsApi.over(
-                ddb.client(), tables.naming(), config.clock());
+                ddb.client(), tables.naming(), config.clock(), store);
     }
 
     public ServiceConfig config() {

@@ -6,6 +6,7 @@ import io.streamledger.aws.items.BreakStatus;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.HttpApi;
+import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import java.time.Clock;
@@ -36,11 +37,13 @@ public final class OpsApi {
     }
 
     /** All ops routes over one client and the tables behind {@code naming}. */
-    public static OpsApi over(DynamoDbClient ddb, TableNaming naming, Clock clock) {
+    public static OpsApi over(
+            DynamoDbClient ddb, TableNaming naming, Clock clock, IdempotencyStore store) {
+        String recon = naming.physicalName(Tables.RECONCILIATION);
         return new OpsApi(
                 breakService(ddb, naming, clock),
-                new BatchQueries(ddb, naming.physicalName(Tables.RECONCILIATION)),
-                new RepairQueue());
+                new BatchQueries(ddb, recon),
+                new RepairQueue(ddb, store, recon, clock, RepairQueue.AUDIT_HORIZON));
     }
 
     /** The break service over the Reconciliation and Ledger tables behind {@code naming}. */

@@ -94,6 +94,11 @@ final class BreakTable implements AutoCloseable {
 
     /** Ops audit items (append-only) of the table; the scan is bounded to 20 pages. */
     List<OpsAuditItems.Entry> audits() {
+        return audits(ddb, table);
+    }
+
+    /** Ops audit items of {@code table}; the scan is bounded to 20 pages. */
+    static List<OpsAuditItems.Entry> audits(DynamoDbClient ddb, String table) {
         List<OpsAuditItems.Entry> out = new ArrayList<>();
         Map<String, AttributeValue> start = null;
         for (int page = 0; page < 20; page++) {
