@@ -117,7 +117,8 @@ public final class CommandService {
                         new io.streamledger.command.ops.DeadLetterRepository(
                                 ddb.client(),
                                 tables.naming().physicalName(Tables.DEAD_LETTER),
-                                config.clock()),
+                                config.clock(),
+                                tables.naming().physicalName(Tables.RECONCILIATION)),
                         opsApi()));
     }
 

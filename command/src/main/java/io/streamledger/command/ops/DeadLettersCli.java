@@ -53,6 +53,14 @@ public final class DeadLettersCli {
             scope = CommandLine.ScopeType.INHERIT)
     boolean verbose;
 
+    @Option(
+            names = "--audit",
+            negatable = true,
+            defaultValue = "true",
+            description = "write an ops audit item per change (needs the Reconciliation table)",
+            scope = CommandLine.ScopeType.INHERIT)
+    boolean auditTable;
+
     public static void main(String[] args) {
         System.exit(
                 run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -73,7 +81,10 @@ public final class DeadLettersCli {
 
     DeadLetterRepository repo(DynamoDbClient ddb) {
         return new DeadLetterRepository(
-                ddb, connection.table(Tables.DEAD_LETTER), Clock.systemUTC());
+                ddb,
+                connection.table(Tables.DEAD_LETTER),
+                Clock.systemUTC(),
+                auditTable ? connection.table(Tables.RECONCILIATION) : null);
     }
 
     PrintWriter out() {

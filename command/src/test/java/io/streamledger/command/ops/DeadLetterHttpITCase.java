@@ -52,7 +52,8 @@ class DeadLetterHttpITCase {
                         .key("t2", OPS_T2, Role.ORDERS_OPS)
                         .build();
         DeadLetterRepository repo =
-                new DeadLetterRepository(stack.ddb, stack.table, Clock.systemUTC());
+                new DeadLetterRepository(
+                        stack.ddb, stack.table, Clock.systemUTC(), stack.auditTable);
         http =
                 new HttpApi(
                                 auth,
@@ -125,6 +126,15 @@ class DeadLetterHttpITCase {
         Reply after = send("GET", "/v1/ops/dead-letters/" + id, OPS, null);
         assertThat(after.body().path("status").asText()).isEqualTo("DISCARDED");
         assertThat(after.body().path("version").asLong()).isEqualTo(2);
+        var ops =
+                BreakTable.audits(stack.ddb, stack.auditTable).stream()
+                        .filter(a -> a.target().equals(id))
+                        .toList();
+        assertThat(ops).hasSize(1);
+        assertThat(ops.get(0).action()).isEqualTo("DISCARD");
+        assertThat(ops.get(0).role()).isEqualTo("finance-ops");
+        assertThat(ops.get(0).fromVersion()).isEqualTo(1);
+        assertThat(ops.get(0).toStatus()).isEqualTo("DISCARDED");
     }
 
     @Test
