@@ -117,19 +117,8 @@ public final class BatchQueries {
     /** One batch (strong) with the first {@link #MAX_PAGE} of its breaks. */
     public ObjectNode show(String tenant, LocalDate date, String batchId) {
         ReconBatchKey k = new ReconBatchKey(tenant, date, batchId);
-        Map<String, AttributeValue> item =
-                ddb.getItem(
-                                g ->
-                                        g.tableName(table)
-                                                .key(
-                                                        Map.of(
-                                                                Attr.PK,
-                                                                AttributeValue.fromS(k.pk()),
-                                                                Attr.SK,
-                                                                AttributeValue.fromS(k.sk())))
-                                                .consistentRead(true))
-                        .item();
-        if (item == null || item.isEmpty()) {
+        Map<String, AttributeValue> item = StrongRead.item(ddb, table, k.pk(), k.sk());
+        if (item == null) {
             throw ApiException.notFound("no batch " + date + ":" + batchId);
         }
         ObjectNode o = doc(item);

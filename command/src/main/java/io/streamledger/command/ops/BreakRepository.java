@@ -302,12 +302,8 @@ public final class BreakRepository {
     /** Strongly consistent read of one break's base item. */
     public Optional<BreakView> get(String tenant, String batchId, String breakId) {
         ReconBreakKey k = new ReconBreakKey(tenant, batchId, breakId);
-        Map<String, AttributeValue> item =
-                ddb.getItem(b -> b.tableName(table).key(BreakItems.key(k)).consistentRead(true))
-                        .item();
-        return item == null || item.isEmpty()
-                ? Optional.empty()
-                : Optional.of(BreakItems.view(item));
+        Map<String, AttributeValue> item = StrongRead.item(ddb, table, BreakItems.key(k));
+        return item == null ? Optional.empty() : Optional.of(BreakItems.view(item));
     }
 
     /**

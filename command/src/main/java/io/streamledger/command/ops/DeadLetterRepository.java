@@ -131,21 +131,8 @@ public final class DeadLetterRepository {
     /** One entry, strongly read. */
     public Optional<DeadLetterView> show(String tenant, DeadLetterRef ref) {
         DeadLetterKey k = ref.key(tenant);
-        Map<String, AttributeValue> item =
-                ddb.getItem(
-                                b ->
-                                        b.tableName(table)
-                                                .key(
-                                                        Map.of(
-                                                                Attr.PK,
-                                                                AttributeValue.fromS(k.pk()),
-                                                                Attr.SK,
-                                                                AttributeValue.fromS(k.sk())))
-                                                .consistentRead(true))
-                        .item();
-        return item == null || item.isEmpty()
-                ? Optional.empty()
-                : Optional.of(DeadLetterItems.view(item));
+        Map<String, AttributeValue> item = StrongRead.item(ddb, table, k.pk(), k.sk());
+        return item == null ? Optional.empty() : Optional.of(DeadLetterItems.view(item));
     }
 
     /**

@@ -235,13 +235,8 @@ public final class LedgerEvidence {
 
     private Map<String, AttributeValue> authority(AuthorityKey a) {
         Map<String, AttributeValue> item =
-                ddb.getItem(
-                                r ->
-                                        r.tableName(ledgerTable)
-                                                .key(LedgerItemCodec.key(a))
-                                                .consistentRead(true))
-                        .item();
-        if (item == null || item.isEmpty()) {
+                StrongRead.item(ddb, ledgerTable, LedgerItemCodec.key(a));
+        if (item == null) {
             throw reject("authority " + label(a) + " does not exist");
         }
         return item;
@@ -266,19 +261,8 @@ public final class LedgerEvidence {
             if (!pk.get(0).equals(tenant)) {
                 throw reject("posting key " + k.pk() + " belongs to another tenant");
             }
-            Map<String, AttributeValue> row =
-                    ddb.getItem(
-                                    r ->
-                                            r.tableName(ledgerTable)
-                                                    .key(
-                                                            Map.of(
-                                                                    Attr.PK,
-                                                                    AttributeValue.fromS(k.pk()),
-                                                                    Attr.SK,
-                                                                    AttributeValue.fromS(k.sk())))
-                                                    .consistentRead(true))
-                            .item();
-            if (row == null || row.isEmpty()) {
+            Map<String, AttributeValue> row = StrongRead.item(ddb, ledgerTable, k.pk(), k.sk());
+            if (row == null) {
                 throw reject("posting " + k.pk() + " / " + k.sk() + " does not exist");
             }
             String txn = Av.str(row, LedgerSchema.TXN_ID);

@@ -209,13 +209,8 @@ public final class RepairQueue {
     @Nullable
     public Entry read(String tenant, String requestKey) {
         Map<String, AttributeValue> item =
-                ddb.getItem(
-                                g ->
-                                        g.tableName(store.table())
-                                                .key(IdempotencyStore.key(tenant, requestKey))
-                                                .consistentRead(true))
-                        .item();
-        if (item == null || item.isEmpty()) {
+                StrongRead.item(ddb, store.table(), IdempotencyStore.key(tenant, requestKey));
+        if (item == null) {
             return null;
         }
         IdempotencyRecord r = IdempotencyStore.toRecord(item);
@@ -434,26 +429,16 @@ public final class RepairQueue {
 
     private boolean exists(String tenant, String requestKey) {
         Map<String, AttributeValue> item =
-                ddb.getItem(
-                                g ->
-                                        g.tableName(store.table())
-                                                .key(IdempotencyStore.key(tenant, requestKey))
-                                                .consistentRead(true))
-                        .item();
-        return item != null && !item.isEmpty();
+                StrongRead.item(ddb, store.table(), IdempotencyStore.key(tenant, requestKey));
+        return item != null;
     }
 
     /** The stored record of any state (after a resolution, for the response). */
     @Nullable
     private Map<String, AttributeValue> raw(String tenant, String requestKey) {
         Map<String, AttributeValue> item =
-                ddb.getItem(
-                                g ->
-                                        g.tableName(store.table())
-                                                .key(IdempotencyStore.key(tenant, requestKey))
-                                                .consistentRead(true))
-                        .item();
-        return item == null || item.isEmpty() ? null : item;
+                StrongRead.item(ddb, store.table(), IdempotencyStore.key(tenant, requestKey));
+        return item;
     }
 
     // ---- HTTP ----

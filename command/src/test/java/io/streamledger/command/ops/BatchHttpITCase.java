@@ -1,20 +1,15 @@
 package io.streamledger.command.ops;
 
+import static io.streamledger.command.ops.OpsHttp.code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.items.Av;
 import io.streamledger.aws.items.BatchItems;
 import io.streamledger.command.api.HttpApi;
-import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.auth.ApiKeyAuthenticator.Role;
 import io.streamledger.model.table.Attr;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -43,8 +38,7 @@ class BatchHttpITCase {
 
     private BreakTable stack;
     private HttpApi http;
-    private final HttpClient web =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private OpsHttp web;
 
     @BeforeAll
     void start() {
@@ -73,6 +67,7 @@ class BatchHttpITCase {
                                                 new BatchQueries(stack.ddb, stack.table),
                                                 null)))
                         .start("127.0.0.1", 0);
+        web = new OpsHttp(http.port());
         for (int h = 8; h < 11; h++) {
             batch("t1", DAY, String.format("RECON-20261130T%02d0000Z-3600s", h), h, h == 8 ? 1 : 0);
         }
@@ -117,42 +112,25 @@ class BatchHttpITCase {
         stack.close();
     }
 
-    private record Reply(int status, JsonNode body) {}
-
-    private Reply get(String path, String key) throws Exception {
-        HttpRequest req =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header(HttpApi.HEADER_API_KEY, key)
-                        .GET()
-                        .build();
-        HttpResponse<String> r = web.send(req, HttpResponse.BodyHandlers.ofString());
-        return new Reply(r.statusCode(), StrictJson.MAPPER.readTree(r.body()));
-    }
-
-    private static String code(Reply r) {
-        return r.body().path("error").path("code").asText();
-    }
-
     @Test
     void listsADatesBatchesPageByPageAndShowsOneWithItsBreaks() throws Exception {
         List<String> ids = new ArrayList<>();
-        Reply first = get("/v1/ops/recon/batches?date=2026-11-30&limit=2", AUDITOR);
+        OpsHttp.Reply first = web.get("/v1/ops/recon/batches?date=2026-11-30&limit=2", AUDITOR);
         assertThat(first.status()).isEqualTo(200);
         first.body().path("items").forEach(i -> ids.add(i.path("id").asText()));
         String cursor = first.body().path("cursor").asText();
-        Reply second =
-                get("/v1/ops/recon/batches?date=2026-11-30&limit=2&cursor=" + cursor, AUDITOR);
+        OpsHttp.Reply second =
+                web.get("/v1/ops/recon/batches?date=2026-11-30&limit=2&cursor=" + cursor, AUDITOR);
         second.body().path("items").forEach(i -> ids.add(i.path("id").asText()));
         assertThat(ids)
                 .containsExactly(
                         "2026-11-30:RECON-20261130T080000Z-3600s",
                         "2026-11-30:RECON-20261130T090000Z-3600s",
                         "2026-11-30:RECON-20261130T100000Z-3600s");
-        assertThat(get("/v1/ops/recon/batches?date=2026-12-01&cursor=" + cursor, OPS).status())
+        assertThat(web.get("/v1/ops/recon/batches?date=2026-12-01&cursor=" + cursor, OPS).status())
                 .isEqualTo(400);
 
-        Reply show = get("/v1/ops/recon/batches/" + ids.get(0), OPS);
+        OpsHttp.Reply show = web.get("/v1/ops/recon/batches/" + ids.get(0), OPS);
         assertThat(show.status()).isEqualTo(200);
         JsonNode b = show.body();
         assertThat(b.path("windowStart").asText()).isEqualTo("2026-11-30T08:00:00Z");
@@ -174,17 +152,18 @@ class BatchHttpITCase {
         String id = "2026-11-30:RECON-20261130T090000Z-3600s";
         for (String path :
                 List.of("/v1/ops/recon/batches?date=2026-11-30", "/v1/ops/recon/batches/" + id)) {
-            assertThat(code(get(path, TRADER))).as(path).isEqualTo("FORBIDDEN");
+            assertThat(code(web.get(path, TRADER))).as(path).isEqualTo("FORBIDDEN");
             String sep = path.contains("?") ? "&" : "?";
-            assertThat(code(get(path + sep + "tenant=t1", OPS_T2))).isEqualTo("CROSS_TENANT");
+            assertThat(code(web.get(path + sep + "tenant=t1", OPS_T2))).isEqualTo("CROSS_TENANT");
         }
-        assertThat(get("/v1/ops/recon/batches/" + id, OPS_T2).status()).isEqualTo(404);
-        assertThat(get("/v1/ops/recon/batches?date=2026-11-30", OPS_T2).body().path("items"))
+        assertThat(web.get("/v1/ops/recon/batches/" + id, OPS_T2).status()).isEqualTo(404);
+        assertThat(web.get("/v1/ops/recon/batches?date=2026-11-30", OPS_T2).body().path("items"))
                 .hasSize(1);
-        assertThat(code(get("/v1/ops/recon/batches", OPS))).isEqualTo("MISSING_PARAMETER");
-        assertThat(code(get("/v1/ops/recon/batches?date=30.11.2026", OPS)))
+        assertThat(code(web.get("/v1/ops/recon/batches", OPS))).isEqualTo("MISSING_PARAMETER");
+        assertThat(code(web.get("/v1/ops/recon/batches?date=30.11.2026", OPS)))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(get("/v1/ops/recon/batches/RECON-1", OPS))).isEqualTo("INVALID_FIELD");
-        assertThat(get("/v1/ops/recon/batches/2026-11-30:RECON-none", OPS).status()).isEqualTo(404);
+        assertThat(code(web.get("/v1/ops/recon/batches/RECON-1", OPS))).isEqualTo("INVALID_FIELD");
+        assertThat(web.get("/v1/ops/recon/batches/2026-11-30:RECON-none", OPS).status())
+                .isEqualTo(404);
     }
 }

@@ -1,21 +1,17 @@
 package io.streamledger.command.ops;
 
+import static io.streamledger.command.ops.OpsHttp.code;
+import static io.streamledger.command.ops.OpsHttp.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.items.OpsAuditItems;
 import io.streamledger.command.api.HttpApi;
-import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.auth.ApiKeyAuthenticator.Role;
 import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.table.TableNaming;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,8 +41,7 @@ class BreakHttpITCase {
 
     private BreakTable stack;
     private HttpApi http;
-    private final HttpClient web =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private OpsHttp web;
     private int seq;
 
     @BeforeAll
@@ -71,6 +66,7 @@ class BreakHttpITCase {
                                 new HttpApi.Services(
                                         null, null, null, null, null, null, null, null, ops))
                         .start("127.0.0.1", 0);
+        web = new OpsHttp(http.port());
     }
 
     @AfterAll
@@ -85,30 +81,6 @@ class BreakHttpITCase {
     @BeforeEach
     void newBatch() {
         batch = "LEDGER-CHECK-T" + (++seq);
-    }
-
-    private record Reply(int status, JsonNode body) {}
-
-    private Reply send(String method, String path, String key, String body) throws Exception {
-        HttpRequest.Builder b =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header(HttpApi.HEADER_API_KEY, key)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<String> r = web.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Reply(r.statusCode(), StrictJson.MAPPER.readTree(r.body()));
-    }
-
-    private static String code(Reply r) {
-        return r.body().path("error").path("code").asText();
-    }
-
-    private static String message(Reply r) {
-        return r.body().path("error").path("message").asText();
     }
 
     /** A NEGATIVE_AVAILABLE break of account {@code acct}, detected at authority version 2. */
@@ -142,8 +114,8 @@ class BreakHttpITCase {
         String cursor = null;
         int pages = 0;
         do {
-            Reply page =
-                    send(
+            OpsHttp.Reply page =
+                    web.send(
                             "GET",
                             "/v1/ops/breaks?limit=3&dueBefore="
                                     + CUTOFF
@@ -161,30 +133,31 @@ class BreakHttpITCase {
         assertThat(seen.stream().filter(expected::contains)).hasSize(7).doesNotHaveDuplicates();
         assertThat(seen.stream().filter(s -> BreakRef.parse(s).batchId().equals(batch))).hasSize(7);
 
-        Reply notYetDue = send("GET", "/v1/ops/breaks?dueBefore=2026-11-30T08:30:00Z", OPS, null);
+        OpsHttp.Reply notYetDue =
+                web.send("GET", "/v1/ops/breaks?dueBefore=2026-11-30T08:30:00Z", OPS, null);
         assertThat(notYetDue.body().path("items").findValuesAsText("id"))
                 .doesNotContainAnyElementsOf(expected);
-        Reply escalatedOnly =
-                send("GET", "/v1/ops/breaks?status=ESCALATED&dueBefore=" + CUTOFF, OPS, null);
+        OpsHttp.Reply escalatedOnly =
+                web.send("GET", "/v1/ops/breaks?status=ESCALATED&dueBefore=" + CUTOFF, OPS, null);
         assertThat(escalatedOnly.body().path("items").findValuesAsText("id"))
                 .doesNotContainAnyElementsOf(expected);
 
-        assertThat(code(send("GET", "/v1/ops/breaks?status=RESOLVED", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks?status=RESOLVED", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(send("GET", "/v1/ops/breaks?cursor=zz", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks?cursor=zz", OPS, null)))
                 .isEqualTo("INVALID_CURSOR");
-        assertThat(code(send("GET", "/v1/ops/breaks?limit=101", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks?limit=101", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(send("GET", "/v1/ops/breaks?dueBefore=yesterday", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks?dueBefore=yesterday", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(send("GET", "/v1/ops/breaks?owner=x", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks?owner=x", OPS, null)))
                 .isEqualTo("UNKNOWN_PARAMETER");
     }
 
     @Test
     void showAssignAndEscalateAreConditionalAndAudited() throws Exception {
         String id = negative("t1", "A");
-        Reply show = send("GET", "/v1/ops/breaks/" + id, AUDITOR, null);
+        OpsHttp.Reply show = web.send("GET", "/v1/ops/breaks/" + id, AUDITOR, null);
         assertThat(show.status()).isEqualTo(200);
         assertThat(show.body().path("reason").asText()).isEqualTo("NEGATIVE_AVAILABLE");
         assertThat(show.body().path("evidenceRule").asText())
@@ -192,8 +165,8 @@ class BreakHttpITCase {
         assertThat(show.body().path("evidence").path("version").asLong()).isEqualTo(2);
         assertThat(show.body().path("version").asLong()).isEqualTo(1);
 
-        Reply assign =
-                send(
+        OpsHttp.Reply assign =
+                web.send(
                         "POST",
                         "/v1/ops/breaks/" + id + "/assign",
                         OPS,
@@ -202,8 +175,8 @@ class BreakHttpITCase {
         assertThat(assign.body().path("owner").asText()).isEqualTo("alice");
         assertThat(assign.body().path("version").asLong()).isEqualTo(2);
 
-        Reply stale =
-                send(
+        OpsHttp.Reply stale =
+                web.send(
                         "POST",
                         "/v1/ops/breaks/" + id + "/assign",
                         OPS,
@@ -212,8 +185,8 @@ class BreakHttpITCase {
         assertThat(code(stale)).isEqualTo("STALE_VERSION");
         assertThat(message(stale)).contains("OPEN at version 2");
 
-        Reply escalate =
-                send(
+        OpsHttp.Reply escalate =
+                web.send(
                         "POST",
                         "/v1/ops/breaks/" + id + "/escalate",
                         OPS,
@@ -222,7 +195,7 @@ class BreakHttpITCase {
         assertThat(escalate.body().path("status").asText()).isEqualTo("ESCALATED");
         assertThat(escalate.body().path("owner").asText()).isEqualTo("controller");
         assertThat(
-                        send(
+                        web.send(
                                         "GET",
                                         "/v1/ops/breaks?status=ESCALATED&dueBefore=" + CUTOFF,
                                         OPS,
@@ -232,13 +205,17 @@ class BreakHttpITCase {
                                 .findValuesAsText("id"))
                 .contains(id);
         assertThat(
-                        send("GET", "/v1/ops/breaks?status=OPEN&dueBefore=" + CUTOFF, OPS, null)
+                        web.send("GET", "/v1/ops/breaks?status=OPEN&dueBefore=" + CUTOFF, OPS, null)
                                 .body()
                                 .path("items")
                                 .findValuesAsText("id"))
                 .doesNotContain(id);
-        Reply staleEscalate =
-                send("POST", "/v1/ops/breaks/" + id + "/escalate", OPS, "{\"expectedVersion\":3}");
+        OpsHttp.Reply staleEscalate =
+                web.send(
+                        "POST",
+                        "/v1/ops/breaks/" + id + "/escalate",
+                        OPS,
+                        "{\"expectedVersion\":3}");
         assertThat(staleEscalate.status()).isEqualTo(409);
         assertThat(message(staleEscalate)).contains("ESCALATED at version 3");
 
@@ -266,8 +243,8 @@ class BreakHttpITCase {
         stack.authority("t1", "N", 3, "10.00", "15.00", "-5.00");
         String path = "/v1/ops/breaks/" + id + "/resolve";
 
-        Reply stillNegative =
-                send(
+        OpsHttp.Reply stillNegative =
+                web.send(
                         "POST",
                         path,
                         OPS,
@@ -279,8 +256,8 @@ class BreakHttpITCase {
                 .isEqualTo("authority t1/N/CASH/USD is still negative at version 3: available -5");
 
         stack.authority("t1", "N", 4, "20.00", "15.00", "5.00");
-        Reply notCurrent =
-                send(
+        OpsHttp.Reply notCurrent =
+                web.send(
                         "POST",
                         path,
                         OPS,
@@ -289,8 +266,8 @@ class BreakHttpITCase {
         assertThat(notCurrent.status()).isEqualTo(422);
         assertThat(message(notCurrent)).contains("is at version 4, not the cited 3");
 
-        Reply noEvidence =
-                send(
+        OpsHttp.Reply noEvidence =
+                web.send(
                         "POST",
                         path,
                         OPS,
@@ -299,8 +276,8 @@ class BreakHttpITCase {
         assertThat(message(noEvidence)).contains("cite the current authorityVersion");
         assertThat(auditsOf(id)).isEmpty();
 
-        Reply ok =
-                send(
+        OpsHttp.Reply ok =
+                web.send(
                         "POST",
                         path,
                         OPS,
@@ -316,8 +293,8 @@ class BreakHttpITCase {
                 .isEqualTo("NOT_NEGATIVE_OR_CORRECTING_TXN");
         assertThat(resolution.path("verified").path("available").asText()).isEqualTo("5");
 
-        Reply stale =
-                send(
+        OpsHttp.Reply stale =
+                web.send(
                         "POST",
                         path,
                         OPS,
@@ -340,13 +317,13 @@ class BreakHttpITCase {
         PostingKey elsewhere = stack.posting("t1", "OTHER", "t-else", "9.00", DETECTED);
         PostingKey credit = stack.posting("t1", "C", "t-credit", "5.00", DETECTED);
 
-        Reply wrongAccount = resolveWith(path, "t-else", elsewhere);
+        OpsHttp.Reply wrongAccount = resolveWith(path, "t-else", elsewhere);
         assertThat(wrongAccount.status()).isEqualTo(422);
         assertThat(message(wrongAccount)).contains("is not on the break's authority t1/C/CASH/USD");
-        Reply notACredit = resolveWith(path, "t-debit", debit);
+        OpsHttp.Reply notACredit = resolveWith(path, "t-debit", debit);
         assertThat(notACredit.status()).isEqualTo(422);
         assertThat(message(notACredit)).contains("no cited posting credits t1/C/CASH/USD");
-        Reply missing =
+        OpsHttp.Reply missing =
                 resolveWith(
                         path,
                         "t-ghost",
@@ -354,7 +331,7 @@ class BreakHttpITCase {
         assertThat(missing.status()).isEqualTo(422);
         assertThat(message(missing)).contains("does not exist");
 
-        Reply ok = resolveWith(path, "t-credit", credit);
+        OpsHttp.Reply ok = resolveWith(path, "t-credit", credit);
         assertThat(ok.status()).as(ok.body().toString()).isEqualTo(200);
         assertThat(ok.body().path("resolution").path("txnIds").get(0).asText())
                 .isEqualTo("t-credit");
@@ -362,8 +339,8 @@ class BreakHttpITCase {
                 .isEqualTo(1);
     }
 
-    private Reply resolveWith(String path, String txn, PostingKey k) throws Exception {
-        return send(
+    private OpsHttp.Reply resolveWith(String path, String txn, PostingKey k) throws Exception {
+        return web.send(
                 "POST",
                 path,
                 OPS,
@@ -390,30 +367,30 @@ class BreakHttpITCase {
                         new String[] {"POST", "/v1/ops/breaks/" + id + "/escalate", change},
                         new String[] {"POST", "/v1/ops/breaks/" + id + "/resolve", resolve});
         for (String[] r : routes) {
-            Reply trader = send(r[0], r[1], TRADER, r[2]);
+            OpsHttp.Reply trader = web.send(r[0], r[1], TRADER, r[2]);
             assertThat(trader.status()).as(r[1]).isEqualTo(403);
             assertThat(code(trader)).isEqualTo("FORBIDDEN");
             String sep = r[1].contains("?") ? "&" : "?";
-            Reply cross = send(r[0], r[1] + sep + "tenant=t1", OPS_T2, r[2]);
+            OpsHttp.Reply cross = web.send(r[0], r[1] + sep + "tenant=t1", OPS_T2, r[2]);
             assertThat(cross.status()).as(r[1]).isEqualTo(403);
             assertThat(code(cross)).isEqualTo("CROSS_TENANT");
             if (r[0].equals("POST")) {
-                Reply auditor = send(r[0], r[1], AUDITOR, r[2]);
+                OpsHttp.Reply auditor = web.send(r[0], r[1], AUDITOR, r[2]);
                 assertThat(auditor.status()).as(r[1]).isEqualTo(403);
                 // the other tenant's own key reaches only its own tenant: the id is unknown there
-                assertThat(send(r[0], r[1], OPS_T2, r[2]).status()).as(r[1]).isEqualTo(404);
+                assertThat(web.send(r[0], r[1], OPS_T2, r[2]).status()).as(r[1]).isEqualTo(404);
             }
         }
-        assertThat(send("GET", "/v1/ops/breaks/" + id, OPS_T2, null).status()).isEqualTo(404);
-        Reply after = send("GET", "/v1/ops/breaks/" + id, OPS, null);
+        assertThat(web.send("GET", "/v1/ops/breaks/" + id, OPS_T2, null).status()).isEqualTo(404);
+        OpsHttp.Reply after = web.send("GET", "/v1/ops/breaks/" + id, OPS, null);
         assertThat(after.body().path("version").asLong()).isEqualTo(1);
         assertThat(after.body().path("owner").asText()).isEqualTo("finance-ops");
         assertThat(auditsOf(id)).isEmpty();
-        assertThat(code(send("GET", "/v1/ops/breaks/not-an-id!", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/breaks/not-an-id!", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
         assertThat(
                         code(
-                                send(
+                                web.send(
                                         "POST",
                                         "/v1/ops/breaks/" + id + "/resolve",
                                         OPS,

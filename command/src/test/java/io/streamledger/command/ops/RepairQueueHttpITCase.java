@@ -1,11 +1,11 @@
 package io.streamledger.command.ops;
 
+import static io.streamledger.command.ops.OpsHttp.code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.items.OpsAuditItems;
 import io.streamledger.command.api.HttpApi;
-import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.auth.ApiKeyAuthenticator.Role;
 import io.streamledger.command.dynamo.CapacityMeter;
@@ -17,10 +17,6 @@ import io.streamledger.command.repair.RepairOutcome;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.model.table.Tables;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,8 +44,7 @@ class RepairQueueHttpITCase {
 
     static CommandFixture f;
     static HttpApi http;
-    static final HttpClient web =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static OpsHttp web;
 
     @BeforeAll
     static void start() {
@@ -75,6 +70,7 @@ class RepairQueueHttpITCase {
                                         null,
                                         f.service.opsApi()))
                         .start("127.0.0.1", 0);
+        web = new OpsHttp(http.port());
     }
 
     @AfterAll
@@ -108,34 +104,13 @@ class RepairQueueHttpITCase {
         return key;
     }
 
-    private record Reply(int status, JsonNode body) {}
-
-    private static Reply send(String method, String path, String key, String body)
-            throws Exception {
-        HttpRequest.Builder b =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header(HttpApi.HEADER_API_KEY, key)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<String> r = web.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Reply(r.statusCode(), StrictJson.MAPPER.readTree(r.body()));
-    }
-
-    private static String code(Reply r) {
-        return r.body().path("error").path("code").asText();
-    }
-
     private static List<JsonNode> listed(String query, String key) throws Exception {
         List<JsonNode> out = new ArrayList<>();
         String cursor = null;
         int pages = 0;
         do {
-            Reply p =
-                    send(
+            OpsHttp.Reply p =
+                    web.send(
                             "GET",
                             "/v1/ops/repairs?limit=2"
                                     + query
@@ -181,14 +156,14 @@ class RepairQueueHttpITCase {
         assertThat(row.path("ageSeconds").asLong()).isGreaterThan(retention.toSeconds());
         assertThat(row.path("expiresAt").isNull()).as("no TTL while unresolved").isTrue();
 
-        Reply show = send("GET", "/v1/ops/repairs/" + key, AUDITOR, null);
+        OpsHttp.Reply show = web.send("GET", "/v1/ops/repairs/" + key, AUDITOR, null);
         assertThat(show.status()).isEqualTo(200);
         assertThat(show.body().path("command").asText()).contains("r-old");
         assertThat(show.body().path("repairReason").asText()).startsWith("ESCALATED: ");
         int version = show.body().path("version").asInt();
 
-        Reply stale =
-                send(
+        OpsHttp.Reply stale =
+                web.send(
                         "POST",
                         "/v1/ops/repairs/" + key + "/resolve",
                         OPS,
@@ -198,8 +173,8 @@ class RepairQueueHttpITCase {
         assertThat(stale.status()).isEqualTo(409);
         assertThat(code(stale)).isEqualTo("STALE_VERSION");
 
-        Reply closed =
-                send(
+        OpsHttp.Reply closed =
+                web.send(
                         "POST",
                         "/v1/ops/repairs/" + key + "/resolve",
                         OPS,
@@ -215,8 +190,8 @@ class RepairQueueHttpITCase {
         assertThat(record(key).state()).isEqualTo(RequestState.COMPLETED);
         assertThat(listed("", OPS).stream().map(r -> r.path("id").asText())).doesNotContain(key);
 
-        Reply again =
-                send(
+        OpsHttp.Reply again =
+                web.send(
                         "POST",
                         "/v1/ops/repairs/" + key + "/resolve",
                         OPS,
@@ -237,8 +212,8 @@ class RepairQueueHttpITCase {
     void reattemptPutsTheRecordBackAndCompleteStoresTheOperatorsResponse() throws Exception {
         String key = escalated("r-again");
         int v = record(key).attempt();
-        Reply re =
-                send(
+        OpsHttp.Reply re =
+                web.send(
                         "POST",
                         "/v1/ops/repairs/" + key + "/resolve",
                         OPS,
@@ -255,8 +230,8 @@ class RepairQueueHttpITCase {
         assertThat(record(key).repairCount()).isEqualTo(2);
 
         int v2 = record(key).attempt();
-        Reply done =
-                send(
+        OpsHttp.Reply done =
+                web.send(
                         "POST",
                         "/v1/ops/repairs/" + key + "/resolve",
                         OPS,
@@ -285,29 +260,29 @@ class RepairQueueHttpITCase {
             {"POST", "/v1/ops/repairs/" + key + "/resolve", close}
         };
         for (String[] r : routes) {
-            assertThat(code(send(r[0], r[1], TRADER, r[2]))).as(r[1]).isEqualTo("FORBIDDEN");
+            assertThat(code(web.send(r[0], r[1], TRADER, r[2]))).as(r[1]).isEqualTo("FORBIDDEN");
             String sep = r[1].contains("?") ? "&" : "?";
-            assertThat(code(send(r[0], r[1] + sep + "tenant=" + A, OPS_B, r[2])))
+            assertThat(code(web.send(r[0], r[1] + sep + "tenant=" + A, OPS_B, r[2])))
                     .as(r[1])
                     .isEqualTo("CROSS_TENANT");
         }
-        assertThat(code(send("POST", "/v1/ops/repairs/" + key + "/resolve", AUDITOR, close)))
+        assertThat(code(web.send("POST", "/v1/ops/repairs/" + key + "/resolve", AUDITOR, close)))
                 .isEqualTo("FORBIDDEN");
-        assertThat(send("GET", "/v1/ops/repairs/" + key, OPS_B, null).status()).isEqualTo(404);
-        assertThat(send("POST", "/v1/ops/repairs/" + key + "/resolve", OPS_B, close).status())
+        assertThat(web.send("GET", "/v1/ops/repairs/" + key, OPS_B, null).status()).isEqualTo(404);
+        assertThat(web.send("POST", "/v1/ops/repairs/" + key + "/resolve", OPS_B, close).status())
                 .isEqualTo(404);
         assertThat(listed("", OPS_B).stream().map(r -> r.path("id").asText())).doesNotContain(key);
         assertThat(
                         code(
-                                send(
+                                web.send(
                                         "POST",
                                         "/v1/ops/repairs/" + key + "/resolve",
                                         OPS,
                                         "{\"action\":\"delete\",\"expectedVersion\":" + v + "}")))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(send("GET", "/v1/ops/repairs?cursor=zz", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/repairs?cursor=zz", OPS, null)))
                 .isEqualTo("INVALID_CURSOR");
-        assertThat(code(send("GET", "/v1/ops/repairs?state=LOST", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/repairs?state=LOST", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
         assertThat(record(key).state()).isEqualTo(RequestState.REPAIR_REQUIRED);
         assertThat(audits(key)).isEmpty();
