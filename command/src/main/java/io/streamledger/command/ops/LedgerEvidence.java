@@ -101,7 +101,7 @@ public final class LedgerEvidence {
                                             + " is not on the break's authority "
                                             + label(a));
                         }
-                        credit |= Av.dec(row, LedgerSchema.AMOUNT).signum() > 0;
+                        credit |= dec(row, LedgerSchema.AMOUNT).signum() > 0;
                     }
                     if (!credit) {
                         throw reject(
@@ -183,9 +183,9 @@ public final class LedgerEvidence {
                             + "; only the current version can be checked");
         }
         checkNewer(a, version, detected);
-        BigDecimal posted = Av.dec(cur, LedgerSchema.POSTED);
-        BigDecimal reserved = Av.dec(cur, LedgerSchema.RESERVED);
-        BigDecimal available = Av.dec(cur, LedgerSchema.AVAILABLE);
+        BigDecimal posted = dec(cur, LedgerSchema.POSTED);
+        BigDecimal reserved = dec(cur, LedgerSchema.RESERVED);
+        BigDecimal available = dec(cur, LedgerSchema.AVAILABLE);
         if (notNegativeOnly && available.signum() < 0) {
             throw reject(
                     "authority "
@@ -296,6 +296,15 @@ public final class LedgerEvidence {
             // falls through to the refusal
         }
         throw reject("break subject '" + ref + "' names no ledger authority to check");
+    }
+
+    /** A stored amount; an item without it cannot bear evidence out. */
+    private static BigDecimal dec(Map<String, AttributeValue> item, String name) {
+        BigDecimal v = Av.dec(item, name);
+        if (v == null) {
+            throw reject("ledger item " + Av.str(item, Attr.SK) + " has no " + name);
+        }
+        return v;
     }
 
     private static JsonNode detectedEvidence(BreakView b) {
