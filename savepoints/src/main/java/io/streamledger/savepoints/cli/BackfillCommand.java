@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
 final class BackfillCommand {
 
     /** Exit code of a refused or failed step (distinct from picocli's usage error 2). */
-    static final int REFUSED = 3;
+    static final int REFUSED = StreamledgerCli.REFUSED;
 
     static final PrintStream OUT = System.out;
 
