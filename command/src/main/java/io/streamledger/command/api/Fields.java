@@ -226,6 +226,53 @@ public final class Fields {
         return out;
     }
 
+    /** An optional array of 0..max strings, each at most maxLength long. */
+    public List<String> optionalTexts(String field, int max, int maxLength) {
+        JsonNode v = optional(field);
+        if (v == null) {
+            return List.of();
+        }
+        if (!v.isArray() || v.size() > max) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD",
+                    "field '" + name(field) + "' must be an array of at most " + max + " strings");
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode e = v.get(i);
+            if (!e.isTextual() || e.textValue().isEmpty() || e.textValue().length() > maxLength) {
+                throw ApiException.badRequest(
+                        "INVALID_FIELD",
+                        "'"
+                                + name(field)
+                                + "["
+                                + i
+                                + "]' must be a non-empty string of at most "
+                                + maxLength);
+            }
+            out.add(e.textValue());
+        }
+        return out;
+    }
+
+    /** A required nested object. */
+    public Fields object(String field) {
+        JsonNode v = required(field);
+        if (!v.isObject()) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD", "field '" + name(field) + "' must be an object");
+        }
+        return new Fields((ObjectNode) v, name(field));
+    }
+
+    /** Like {@link #objects} but absent means empty. */
+    public List<Fields> optionalObjects(String field, int max) {
+        if (optional(field) == null) {
+            return List.of();
+        }
+        return objects(field, 0, max);
+    }
+
     /** Fails on any field that was never read: unknown fields are rejected, not ignored. */
     public void rejectUnknown() {
         Iterator<String> it = node.fieldNames();

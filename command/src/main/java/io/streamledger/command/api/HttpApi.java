@@ -48,7 +48,32 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.ledger.BalanceQueries balances,
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
             io.streamledger.command.ops.DeadLetterRepository deadLetters,
-            io.streamledger.command.orders.CancelService cancels) {
+            io.streamledger.command.orders.CancelService cancels,
+            io.streamledger.command.ops.OpsApi ops) {
+
+        /** Without the cancel route: the ops test fixtures. */
+        public Services(
+                OrderService orders,
+                OrderQueries orderQueries,
+                io.streamledger.command.fills.FillService fills,
+                io.streamledger.command.fills.TradeQueries trades,
+                io.streamledger.command.ledger.LedgerService ledger,
+                io.streamledger.command.ledger.BalanceQueries balances,
+                io.streamledger.command.portfolio.PortfolioQueries portfolio,
+                io.streamledger.command.ops.DeadLetterRepository deadLetters,
+                io.streamledger.command.ops.OpsApi ops) {
+            this(
+                    orders,
+                    orderQueries,
+                    fills,
+                    trades,
+                    ledger,
+                    balances,
+                    portfolio,
+                    deadLetters,
+                    null,
+                    ops);
+        }
 
         /** Without the ops routes. */
         public Services(
@@ -59,7 +84,17 @@ public final class HttpApi implements AutoCloseable {
                 io.streamledger.command.ledger.LedgerService ledger,
                 io.streamledger.command.ledger.BalanceQueries balances,
                 io.streamledger.command.portfolio.PortfolioQueries portfolio) {
-            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null, null);
+            this(
+                    orders,
+                    orderQueries,
+                    fills,
+                    trades,
+                    ledger,
+                    balances,
+                    portfolio,
+                    null,
+                    null,
+                    null);
         }
     }
 
@@ -81,6 +116,7 @@ public final class HttpApi implements AutoCloseable {
         registerIfPresent(s.balances(), HttpApi::balanceRoutes);
         registerIfPresent(s.portfolio(), HttpApi::portfolioRoutes);
         registerIfPresent(s.deadLetters(), HttpApi::deadLetterRoutes);
+        registerIfPresent(s.ops(), (a, ops) -> ops.register(a));
         errorHandlers(app);
     }
 
@@ -263,7 +299,7 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    private static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type) {
+    public static <E extends Enum<E>> E enumParam(Context ctx, String name, Class<E> type) {
         String v = ctx.queryParam(name);
         if (v == null || v.isEmpty()) {
             return null;
@@ -280,12 +316,17 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
-    private static String actor(Context ctx) {
+    /** The authenticated caller of a /v1 request. */
+    public static ApiKeyAuthenticator.Principal principal(Context ctx) {
+        return ctx.attribute(ATTR_PRINCIPAL);
+    }
+
+    public static String actor(Context ctx) {
         return ctx.<ApiKeyAuthenticator.Principal>attribute(ATTR_PRINCIPAL).actor();
     }
 
     /** An empty body is an empty object (replay's fields are optional). */
-    private static ObjectNode optionalBody(Context ctx) throws IOException {
+    public static ObjectNode optionalBody(Context ctx) throws IOException {
         if (ctx.req().getContentLengthLong() == 0) {
             return StrictJson.MAPPER.createObjectNode();
         }
@@ -545,7 +586,7 @@ public final class HttpApi implements AutoCloseable {
         app.stop();
     }
 
-    private static String tenant(Context ctx) {
+    public static String tenant(Context ctx) {
         return ctx.attribute(ATTR_TENANT);
     }
 
@@ -553,7 +594,7 @@ public final class HttpApi implements AutoCloseable {
         return ctx.attribute(ATTR_METER);
     }
 
-    private static Integer limit(Context ctx) {
+    public static Integer limit(Context ctx) {
         String l = ctx.queryParam("limit");
         if (l == null) {
             return null;
@@ -566,7 +607,7 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Query parameters like body fields: unknown or repeated ones are 400, never ignored. */
-    private static void onlyParams(Context ctx, java.util.Set<String> allowed) {
+    public static void onlyParams(Context ctx, java.util.Set<String> allowed) {
         for (Map.Entry<String, java.util.List<String>> e : ctx.queryParamMap().entrySet()) {
             if (!allowed.contains(e.getKey())) {
                 throw ApiException.badRequest(
@@ -593,7 +634,7 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /** Reads at most MAX_BODY_BYTES + 1 bytes, so an oversized body is 413 without buffering it. */
-    static ObjectNode body(Context ctx) throws IOException {
+    public static ObjectNode body(Context ctx) throws IOException {
         long declared = ctx.req().getContentLengthLong();
         if (declared > StrictJson.MAX_BODY_BYTES) {
             throw StrictJson.tooLarge(declared);
@@ -640,7 +681,7 @@ public final class HttpApi implements AutoCloseable {
                 .result(StrictJson.MAPPER.writeValueAsString(doc));
     }
 
-    private static void writeRead(Context ctx, ObjectNode body) throws JsonProcessingException {
+    public static void writeRead(Context ctx, ObjectNode body) throws JsonProcessingException {
         CapacityMeter m = meter(ctx);
         body.set("meta", meta(m, null));
         capacityHeader(ctx);

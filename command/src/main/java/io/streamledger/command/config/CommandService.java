@@ -27,7 +27,6 @@ import io.streamledger.command.portfolio.PortfolioQueries;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import io.streamledger.model.table.Tables;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -110,13 +109,7 @@ public final class CommandService {
     public IdempotencyRepairWorker repairWorker(
             Supplier<Collection<String>> tenants, String owner) {
         return new IdempotencyRepairWorker(
-                ddb,
-                store,
-                tenants,
-                this::repairEffect,
-                owner,
-                config.repairDelay(),
-                Duration.ofHours(1));
+                ddb, store, tenants, this::repairEffect, owner, config.repairDelay());
     }
 
     public HttpApi http(ApiKeyAuthenticator auth) {
@@ -133,8 +126,16 @@ public final class CommandService {
                         new io.streamledger.command.ops.DeadLetterRepository(
                                 ddb.client(),
                                 tables.naming().physicalName(Tables.DEAD_LETTER),
-                                config.clock()),
-                        cancels));
+                                config.clock(),
+                                tables.naming().physicalName(Tables.RECONCILIATION)),
+                        cancels,
+                        opsApi()));
+    }
+
+    /** The breaks, batches and repair-queue routes over this service's tables. */
+    public io.streamledger.command.ops.OpsApi opsApi() {
+        return io.streamledger.command.ops.OpsApi.over(
+                ddb.client(), tables.naming(), config.clock(), store);
     }
 
     public ServiceConfig config() {

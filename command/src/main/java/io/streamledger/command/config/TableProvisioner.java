@@ -38,7 +38,9 @@ public final class TableProvisioner {
                     Tables.EXECUTION,
                     Tables.IDEMPOTENCY,
                     Tables.LEDGER,
-                    Tables.CONTEXT);
+                    Tables.CONTEXT,
+                    // breaks and batches the ops API reads, and its audit items
+                    Tables.RECONCILIATION);
 
     private TableProvisioner() {}
 

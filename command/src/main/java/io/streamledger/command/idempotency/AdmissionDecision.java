@@ -50,7 +50,10 @@ public sealed interface AdmissionDecision {
         }
     }
 
+    /** Longest retry guidance: an escalated record's hold is unbounded, the hint is not. */
+    static final long MAX_RETRY_AFTER_SECONDS = 3600;
+
     private static long retryAfter(long millis) {
-        return Math.max(1, (millis + 999) / 1000);
+        return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, (millis + 999) / 1000));
     }
 }

@@ -46,6 +46,13 @@ public final class IdempotencyStore {
     public static final String A_EXPIRES = Attr.EXPIRES_AT;
     public static final String A_REPAIR_REASON = "repairReason";
     public static final String A_REPAIR_COUNT = "repairCount";
+    public static final String A_ESCALATED_AT = "escalatedAt";
+
+    /**
+     * Due time (and lease) of an escalated record: after every real due time, so the repair
+     * worker's {@code SK < DUE#now} never reaches it and it waits for an operator (AP18).
+     */
+    public static final Instant OPERATOR_HOLD = Instant.parse("9999-12-31T23:59:59.999Z");
 
     private final Ddb ddb;
     private final String table;
@@ -205,6 +212,7 @@ public final class IdempotencyStore {
         values.put(":lease", Av.n(leaseUntil));
         values.put(":now", Av.n(now.toEpochMilli()));
         values.put(":updated", Av.s(now.toString()));
+        names.put("#exp", A_EXPIRES);
         String set = "SET #owner = :owner, #lease = :lease, #attempt = :next, #updated = :updated";
         if (repairIndexOnClaim || seen.state() == RequestState.REPAIR_REQUIRED) {
             names.put("#rpk", Schema.REPAIR_PK);
@@ -221,7 +229,8 @@ public final class IdempotencyStore {
                     UpdateItemRequest.builder()
                             .tableName(table)
                             .key(key(seen.tenant(), seen.requestKey()))
-                            .updateExpression(set)
+                            // a record under repair is unresolved: TTL returns at completion
+                            .updateExpression(set + " REMOVE #exp")
                             .conditionExpression(
                                     "#state = :seenState AND #attempt = :attempt AND #lease <="
                                             + " :now")
@@ -337,6 +346,7 @@ public final class IdempotencyStore {
         names.put("#updated", A_UPDATED);
         names.put("#rpk", Schema.REPAIR_PK);
         names.put("#rsk", Schema.REPAIR_SK);
+        names.put("#exp", A_EXPIRES);
         Map<String, AttributeValue> values = new HashMap<>(ownedValues(claim));
         values.put(":reason", Av.s(truncate(reason, 500)));
         values.put(":lease", Av.n(due.toEpochMilli()));
@@ -352,7 +362,8 @@ public final class IdempotencyStore {
                             .key(key(claim.tenant(), claim.requestKey()))
                             .updateExpression(
                                     "SET #state = :repairState, #reason = :reason, #lease = :lease,"
-                                            + " #updated = :updated, #rpk = :rpk, #rsk = :rsk")
+                                            + " #updated = :updated, #rpk = :rpk, #rsk = :rsk"
+                                            + " REMOVE #exp")
                             .conditionExpression(ownedCondition())
                             .expressionAttributeNames(names)
                             .expressionAttributeValues(values),
@@ -364,25 +375,29 @@ public final class IdempotencyStore {
     }
 
     /**
-     * Escalation by the repair worker: keeps REPAIR_REQUIRED, records why, and re-queues the record
-     * far in the future so an operator sees it without the worker spinning on it.
+     * Escalation by the repair worker: keeps REPAIR_REQUIRED, records why and when, and parks the
+     * record at {@link #OPERATOR_HOLD} in the repair index, so it waits for an operator (listed
+     * with its age) instead of re-entering the worker's queue; it has no TTL until resolved.
      */
-    public boolean escalate(Claim claim, String reason, Duration requeue, CapacityMeter meter) {
+    public boolean escalate(Claim claim, String reason, CapacityMeter meter) {
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
-        Instant due = now.plus(requeue);
         Map<String, String> names = new HashMap<>(ownedNames());
         names.put("#reason", A_REPAIR_REASON);
         names.put("#count", A_REPAIR_COUNT);
         names.put("#lease", A_LEASE);
         names.put("#rpk", Schema.REPAIR_PK);
         names.put("#rsk", Schema.REPAIR_SK);
+        names.put("#escalated", A_ESCALATED_AT);
+        names.put("#updated", A_UPDATED);
+        names.put("#exp", A_EXPIRES);
         Map<String, AttributeValue> values = new HashMap<>(ownedValues(claim));
-        values.put(":reason", Av.s("ESCALATED: " + truncate(reason, 480)));
+        values.put(":reason", Av.s(ESCALATED_PREFIX + truncate(reason, 480)));
         values.put(":one", Av.n(1));
         values.put(":zero", Av.n(0));
-        values.put(":lease", Av.n(due.toEpochMilli()));
+        values.put(":lease", Av.n(OPERATOR_HOLD.toEpochMilli()));
         values.put(":repairState", Av.s(RequestState.REPAIR_REQUIRED.name()));
-        RepairDueKey rk = Schema.repairDue(claim.tenant(), claim.requestKey(), due);
+        values.put(":now", Av.s(now.toString()));
+        RepairDueKey rk = Schema.repairDue(claim.tenant(), claim.requestKey(), OPERATOR_HOLD);
         values.put(":rpk", Av.s(rk.pk()));
         values.put(":rsk", Av.s(rk.sk()));
         try {
@@ -392,8 +407,10 @@ public final class IdempotencyStore {
                             .key(key(claim.tenant(), claim.requestKey()))
                             .updateExpression(
                                     "SET #state = :repairState, #reason = :reason, #lease = :lease,"
-                                            + " #rpk = :rpk, #rsk = :rsk, #count = if_not_exists(#count,"
-                                            + " :zero) + :one")
+                                            + " #rpk = :rpk, #rsk = :rsk, #escalated = :now,"
+                                            + " #updated = :now,"
+                                            + " #count = if_not_exists(#count, :zero) + :one"
+                                            + " REMOVE #exp")
                             .conditionExpression(ownedCondition())
                             .expressionAttributeNames(names)
                             .expressionAttributeValues(values),
@@ -403,6 +420,9 @@ public final class IdempotencyStore {
             return false;
         }
     }
+
+    /** Prefix of an escalated record's {@code repairReason}. */
+    public static final String ESCALATED_PREFIX = "ESCALATED: ";
 
     @Nullable
     public IdempotencyRecord read(String tenant, String requestKey, CapacityMeter meter) {

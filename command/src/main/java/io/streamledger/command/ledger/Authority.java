@@ -84,7 +84,7 @@ public record Authority(
                 p,
                 r,
                 pending,
-                p.add(pending).subtract(r),
+                io.streamledger.model.ledger.LedgerSchema.available(p, pending, r),
                 version + 1,
                 res);
     }

@@ -4,6 +4,7 @@ import io.streamledger.aws.items.Av;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.aws.items.BreakStatus;
 import io.streamledger.aws.items.BreakView;
+import io.streamledger.aws.items.OpsAuditItems;
 import io.streamledger.aws.update.Condition;
 import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.model.keys.BreakDueKey;
@@ -25,12 +26,10 @@ import java.util.PriorityQueue;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * AP15 break operations for Finance Ops: list due breaks of a tenant across every status shard of
@@ -53,7 +52,7 @@ public final class BreakRepository {
     /** Statuses that are in the due queue, in fan-out order. */
     static final List<BreakStatus> QUEUED = List.of(BreakStatus.OPEN, BreakStatus.ESCALATED);
 
-    private static final String CURSOR_VERSION = "c1";
+    private static final String CURSOR_VERSION = "c2";
 
     private final DynamoDbClient ddb;
     private final String table;
@@ -116,11 +115,30 @@ public final class BreakRepository {
      * @throws IllegalArgumentException for a bad limit or a cursor that is not this listing's
      */
     public Page listDue(String tenant, Instant cutoff, @Nullable String cursor, int limit) {
+        return listDue(tenant, cutoff, QUEUED, cursor, limit);
+    }
+
+    /**
+     * Due breaks of the given queued statuses only (the cursor is bound to this status set).
+     *
+     * @throws IllegalArgumentException for RESOLVED (not in the queue), a bad limit or cursor
+     */
+    public Page listDue(
+            String tenant,
+            Instant cutoff,
+            List<BreakStatus> statuses,
+            @Nullable String cursor,
+            int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be in [1, " + MAX_PAGE + "]");
         }
+        if (statuses.isEmpty() || !statuses.stream().allMatch(BreakStatus::queued)) {
+            throw new IllegalArgumentException("only OPEN and ESCALATED breaks are in the queue");
+        }
+        List<BreakStatus> chosen = QUEUED.stream().filter(statuses::contains).toList();
         String cutoffText = KeyTime.format(cutoff);
-        List<Stream> streams = cursor == null ? fresh() : decode(cursor, tenant, cutoffText);
+        List<Stream> streams =
+                cursor == null ? fresh(chosen) : decode(cursor, tenant, cutoffText, chosen);
         PriorityQueue<Stream> heads =
                 new PriorityQueue<>((a, b) -> sk(head(a)).compareTo(sk(head(b))));
         for (Stream s : streams) {
@@ -153,12 +171,12 @@ public final class BreakRepository {
             }
         }
         boolean done = streams.stream().allMatch(s -> s.exhausted);
-        return new Page(out, done ? null : encode(streams, tenant, cutoffText));
+        return new Page(out, done ? null : encode(streams, tenant, cutoffText, chosen));
     }
 
-    private List<Stream> fresh() {
+    private static List<Stream> fresh(List<BreakStatus> statuses) {
         List<Stream> streams = new ArrayList<>();
-        for (BreakStatus st : QUEUED) {
+        for (BreakStatus st : statuses) {
             for (int shard = 0; shard < BreakItems.DUE_SHARDS; shard++) {
                 streams.add(new Stream(st, shard));
             }
@@ -204,14 +222,17 @@ public final class BreakRepository {
                 Attr.SK, item.get(Attr.SK));
     }
 
-    // cursor: base64url of lines; line 0 = version|tenant|cutoff; then status|shard|state|sk|pk|bsk
-    private static String encode(List<Stream> streams, String tenant, String cutoff) {
+    // cursor: base64url of lines; version|tenant|cutoff|statuses; then status|shard|state|sk|pk|bsk
+    private static String encode(
+            List<Stream> streams, String tenant, String cutoff, List<BreakStatus> statuses) {
         StringBuilder b =
                 new StringBuilder(CURSOR_VERSION)
                         .append('\n')
                         .append(tenant)
                         .append('\n')
-                        .append(cutoff);
+                        .append(cutoff)
+                        .append('\n')
+                        .append(statusSet(statuses));
         for (Stream s : streams) {
             b.append('\n').append(s.status).append('\n').append(s.shard).append('\n');
             if (s.exhausted) {
@@ -232,7 +253,12 @@ public final class BreakRepository {
                 .encodeToString(b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static List<Stream> decode(String cursor, String tenant, String cutoff) {
+    private static String statusSet(List<BreakStatus> statuses) {
+        return String.join(",", statuses.stream().map(Enum::name).toList());
+    }
+
+    private static List<Stream> decode(
+            String cursor, String tenant, String cutoff, List<BreakStatus> statuses) {
         String text;
         try {
             text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
@@ -240,16 +266,16 @@ public final class BreakRepository {
             throw new IllegalArgumentException("invalid cursor: not base64url");
         }
         String[] f = text.split("\n", -1);
-        int expectedLines = 3 + 6 * QUEUED.size() * BreakItems.DUE_SHARDS;
+        int expectedLines = 4 + 6 * statuses.size() * BreakItems.DUE_SHARDS;
         if (f.length != expectedLines || !CURSOR_VERSION.equals(f[0])) {
             throw new IllegalArgumentException("invalid cursor: unknown version or shape");
         }
-        if (!f[1].equals(tenant) || !f[2].equals(cutoff)) {
+        if (!f[1].equals(tenant) || !f[2].equals(cutoff) || !f[3].equals(statusSet(statuses))) {
             throw new IllegalArgumentException(
-                    "invalid cursor: it belongs to another tenant or cutoff");
+                    "invalid cursor: it belongs to another tenant, cutoff or status filter");
         }
         List<Stream> streams = new ArrayList<>();
-        for (int i = 3; i < f.length; i += 6) {
+        for (int i = 4; i < f.length; i += 6) {
             Stream s;
             try {
                 s = new Stream(BreakStatus.valueOf(f[i]), Integer.parseInt(f[i + 1]));
@@ -276,17 +302,14 @@ public final class BreakRepository {
     /** Strongly consistent read of one break's base item. */
     public Optional<BreakView> get(String tenant, String batchId, String breakId) {
         ReconBreakKey k = new ReconBreakKey(tenant, batchId, breakId);
-        Map<String, AttributeValue> item =
-                ddb.getItem(b -> b.tableName(table).key(BreakItems.key(k)).consistentRead(true))
-                        .item();
-        return item == null || item.isEmpty()
-                ? Optional.empty()
-                : Optional.of(BreakItems.view(item));
+        Map<String, AttributeValue> item = StrongRead.item(ddb, table, BreakItems.key(k));
+        return item == null ? Optional.empty() : Optional.of(BreakItems.view(item));
     }
 
     /**
      * Resolves a break only if it still has {@code expectedStatus} and {@code expectedVersion}:
-     * status RESOLVED, version + 1, resolver and evidence recorded, due-queue keys removed.
+     * status RESOLVED, version + 1, resolver and evidence recorded, due-queue keys removed; the
+     * audit item (actor parsed from {@code resolver}) is written in the same transaction.
      *
      * @throws IllegalArgumentException for a blank resolver/evidence or expecting RESOLVED
      */
@@ -298,7 +321,32 @@ public final class BreakRepository {
             long expectedVersion,
             String resolver,
             String resolutionEvidence) {
-        if (resolver == null || resolver.isBlank()) {
+        return resolve(
+                tenant,
+                batchId,
+                breakId,
+                expectedStatus,
+                expectedVersion,
+                resolver,
+                OpsActor.named(resolver),
+                resolutionEvidence);
+    }
+
+    /**
+     * Resolves as above, recorded as {@code resolvedBy} and audited as {@code actor}.
+     *
+     * @throws IllegalArgumentException for a blank resolver/evidence or expecting RESOLVED
+     */
+    public Result resolve(
+            String tenant,
+            String batchId,
+            String breakId,
+            BreakStatus expectedStatus,
+            long expectedVersion,
+            String resolvedBy,
+            OpsActor actor,
+            String resolutionEvidence) {
+        if (resolvedBy == null || resolvedBy.isBlank()) {
             throw new IllegalArgumentException("a resolver identity is required");
         }
         if (resolutionEvidence == null || resolutionEvidence.isBlank()) {
@@ -307,19 +355,99 @@ public final class BreakRepository {
         if (!expectedStatus.queued()) {
             throw new IllegalArgumentException("only OPEN or ESCALATED breaks can be resolved");
         }
+        Instant now = clock.instant();
         ConditionalUpdate update =
                 ConditionalUpdate.builder()
                         .set(BreakItems.A_STATUS, Av.s(BreakStatus.RESOLVED.name()))
                         .set(Attr.VERSION, Av.n(expectedVersion + 1))
-                        .set(BreakItems.A_RESOLVED_BY, Av.s(resolver))
-                        .set(BreakItems.A_RESOLVED_AT, Av.s(KeyTime.format(clock.instant())))
+                        .set(BreakItems.A_RESOLVED_BY, Av.s(resolvedBy))
+                        .set(BreakItems.A_RESOLVED_AT, Av.s(KeyTime.format(now)))
                         .set(BreakItems.A_RESOLUTION, Av.s(resolutionEvidence))
                         .remove(Attr.GSI1PK, Attr.GSI1SK)
                         .when(Condition.exists(Attr.PK))
                         .when(Condition.eq(BreakItems.A_STATUS, Av.s(expectedStatus.name())))
                         .when(Condition.eq(Attr.VERSION, Av.n(expectedVersion)))
                         .build();
-        return conditional(new ReconBreakKey(tenant, batchId, breakId), update);
+        return audited(
+                new ReconBreakKey(tenant, batchId, breakId),
+                update,
+                audit(
+                        tenant,
+                        batchId,
+                        breakId,
+                        now,
+                        actor,
+                        "RESOLVE",
+                        expectedStatus,
+                        BreakStatus.RESOLVED,
+                        expectedVersion,
+                        resolutionEvidence));
+    }
+
+    /**
+     * Hands a queued break to a new owner, conditional on its status and version (version + 1).
+     *
+     * @param detail JSON the audit item records (owner, note)
+     */
+    public Result assign(
+            String tenant,
+            String batchId,
+            String breakId,
+            BreakStatus expectedStatus,
+            long expectedVersion,
+            String owner,
+            OpsActor actor,
+            String detail) {
+        if (owner == null || owner.isBlank()) {
+            throw new IllegalArgumentException("an owner is required");
+        }
+        if (!expectedStatus.queued()) {
+            throw new IllegalArgumentException("a RESOLVED break has no owner to change");
+        }
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(BreakItems.A_OWNER, Av.s(owner))
+                        .set(Attr.VERSION, Av.n(expectedVersion + 1))
+                        .when(Condition.exists(Attr.PK))
+                        .when(Condition.eq(BreakItems.A_STATUS, Av.s(expectedStatus.name())))
+                        .when(Condition.eq(Attr.VERSION, Av.n(expectedVersion)))
+                        .build();
+        return audited(
+                new ReconBreakKey(tenant, batchId, breakId),
+                update,
+                audit(
+                        tenant,
+                        batchId,
+                        breakId,
+                        clock.instant(),
+                        actor,
+                        "ASSIGN",
+                        expectedStatus,
+                        expectedStatus,
+                        expectedVersion,
+                        detail));
+    }
+
+    /**
+     * One OPEN break at {@code expectedVersion} → ESCALATED (its queue entry moves to the ESCALATED
+     * shard, same due time), with a new owner when one is given.
+     */
+    public Result escalate(
+            String tenant,
+            String batchId,
+            String breakId,
+            long expectedVersion,
+            @Nullable String newOwner,
+            OpsActor actor,
+            String detail) {
+        Optional<BreakView> v = get(tenant, batchId, breakId);
+        if (v.isEmpty()) {
+            return new Result(Outcome.NOT_FOUND, null);
+        }
+        if (v.get().status() != BreakStatus.OPEN || v.get().version() != expectedVersion) {
+            return new Result(Outcome.CONFLICT, v.get());
+        }
+        return escalate(tenant, v.get(), newOwner, clock.instant(), actor, detail);
     }
 
     /**
@@ -332,19 +460,29 @@ public final class BreakRepository {
      * @return how many were escalated by this call
      */
     public int escalateOverdue(String tenant, String newOwner) {
+        return escalateOverdue(tenant, newOwner, OpsActor.named(newOwner));
+    }
+
+    /** As {@link #escalateOverdue(String, String)}, each escalation audited as {@code actor}. */
+    public int escalateOverdue(String tenant, String newOwner, OpsActor actor) {
         Instant now = clock.instant();
         int escalated = 0;
         String cursor = null;
         int pages = 0;
         do {
-            Page p = listDue(tenant, now, cursor, MAX_PAGE);
+            Page p = listDue(tenant, now, List.of(BreakStatus.OPEN), cursor, MAX_PAGE);
             pages++;
             for (DueBreak d : p.items()) {
                 if (escalated >= maxEscalationsPerCall) {
                     return escalated;
                 }
-                if (d.status().equals(BreakStatus.OPEN.name())
-                        && escalate(tenant, d, newOwner, now)) {
+                Optional<BreakView> v = get(tenant, d.batchId(), d.breakId());
+                // the queue is eventual: the base item decides
+                if (v.isPresent()
+                        && v.get().status() == BreakStatus.OPEN
+                        && escalate(tenant, v.get(), newOwner, now, actor, "{\"overdue\":true}")
+                                        .outcome()
+                                == Outcome.DONE) {
                     escalated++;
                 }
             }
@@ -353,58 +491,100 @@ public final class BreakRepository {
         return escalated;
     }
 
-    /** One overdue OPEN break → ESCALATED, if its base item still says OPEN. */
-    private boolean escalate(String tenant, DueBreak d, String newOwner, Instant now) {
-        Optional<BreakView> v = get(tenant, d.batchId(), d.breakId());
-        if (v.isEmpty() || v.get().status() != BreakStatus.OPEN) {
-            return false; // the queue is eventual: the base item decides
-        }
+    /** One OPEN break (as read) → ESCALATED, conditional on the status and version read. */
+    private Result escalate(
+            String tenant,
+            BreakView v,
+            @Nullable String newOwner,
+            Instant now,
+            OpsActor actor,
+            String detail) {
         BreakDueKey moved =
                 new BreakDueKey(
                         tenant,
                         BreakStatus.ESCALATED.name(),
-                        d.shard(),
-                        KeyTime.parse("dueAt", d.dueAt()),
-                        d.batchId(),
-                        d.breakId());
-        ConditionalUpdate update =
+                        BreakItems.shardOf(v.batchId(), v.breakId()),
+                        KeyTime.parse("dueAt", v.dueAt()),
+                        v.batchId(),
+                        v.breakId());
+        ConditionalUpdate.Builder update =
                 ConditionalUpdate.builder()
                         .set(BreakItems.A_STATUS, Av.s(BreakStatus.ESCALATED.name()))
-                        .set(Attr.VERSION, Av.n(v.get().version() + 1))
-                        .set(BreakItems.A_OWNER, Av.s(newOwner))
+                        .set(Attr.VERSION, Av.n(v.version() + 1))
                         .set(BreakItems.A_ESCALATED_AT, Av.s(KeyTime.format(now)))
                         .set(Attr.GSI1PK, Av.s(moved.pk()))
+                        .set(Attr.GSI1SK, Av.s(moved.sk()))
                         .when(Condition.exists(Attr.PK))
                         .when(Condition.eq(BreakItems.A_STATUS, Av.s(BreakStatus.OPEN.name())))
-                        .when(Condition.eq(Attr.VERSION, Av.n(v.get().version())))
-                        .build();
-        return conditional(new ReconBreakKey(tenant, d.batchId(), d.breakId()), update).outcome()
-                == Outcome.DONE;
+                        .when(Condition.eq(Attr.VERSION, Av.n(v.version())));
+        if (newOwner != null) {
+            update.set(BreakItems.A_OWNER, Av.s(newOwner));
+        }
+        return audited(
+                new ReconBreakKey(tenant, v.batchId(), v.breakId()),
+                update.build(),
+                audit(
+                        tenant,
+                        v.batchId(),
+                        v.breakId(),
+                        now,
+                        actor,
+                        "ESCALATE",
+                        BreakStatus.OPEN,
+                        BreakStatus.ESCALATED,
+                        v.version(),
+                        detail));
     }
 
-    private Result conditional(ReconBreakKey k, ConditionalUpdate update) {
-        try {
-            Map<String, AttributeValue> after =
-                    ddb.updateItem(
-                                    update.applyTo(
-                                                    UpdateItemRequest.builder()
-                                                            .tableName(table)
-                                                            .key(BreakItems.key(k))
-                                                            .returnValues(ReturnValue.ALL_NEW)
-                                                            .returnValuesOnConditionCheckFailure(
-                                                                    ReturnValuesOnConditionCheckFailure
-                                                                            .ALL_OLD))
-                                            .build())
-                            .attributes();
-            return new Result(Outcome.DONE, BreakItems.view(after));
-        } catch (ConditionalCheckFailedException e) {
-            Map<String, AttributeValue> old = e.hasItem() ? e.item() : null;
-            if (old == null || old.isEmpty()) {
-                Optional<BreakView> current = get(k.tenant(), k.batchId(), k.breakId());
-                return current.map(c -> new Result(Outcome.CONFLICT, c))
-                        .orElse(new Result(Outcome.NOT_FOUND, null));
-            }
-            return new Result(Outcome.CONFLICT, BreakItems.view(old));
+    private static OpsAuditItems.Entry audit(
+            String tenant,
+            String batchId,
+            String breakId,
+            Instant at,
+            OpsActor actor,
+            String action,
+            BreakStatus from,
+            BreakStatus to,
+            long fromVersion,
+            @Nullable String detail) {
+        return new OpsAuditItems.Entry(
+                tenant,
+                OpsAudit.newId(),
+                at,
+                actor.keyId(),
+                actor.role(),
+                action,
+                BREAK_TARGET,
+                BreakRef.format(batchId, breakId),
+                from.name(),
+                to.name(),
+                fromVersion,
+                fromVersion + 1,
+                detail);
+    }
+
+    /** The audit target type of a break. */
+    public static final String BREAK_TARGET = "BREAK";
+
+    /** The break update and its audit item in one TransactWriteItems; a failed condition reads. */
+    private Result audited(ReconBreakKey k, ConditionalUpdate update, OpsAuditItems.Entry audit) {
+        TransactWriteItem change =
+                TransactWriteItem.builder()
+                        .update(
+                                update.applyTo(
+                                                Update.builder()
+                                                        .tableName(table)
+                                                        .key(BreakItems.key(k)))
+                                        .build())
+                        .build();
+        if (!OpsAudit.write(ddb, change, OpsAuditItems.put(table, audit))) {
+            Optional<BreakView> current = get(k.tenant(), k.batchId(), k.breakId());
+            return current.map(c -> new Result(Outcome.CONFLICT, c))
+                    .orElse(new Result(Outcome.NOT_FOUND, null));
         }
+        return new Result(
+                Outcome.DONE,
+                get(k.tenant(), k.batchId(), k.breakId())
+                        .orElseThrow(() -> new IllegalStateException("break vanished: " + k)));
     }
 }

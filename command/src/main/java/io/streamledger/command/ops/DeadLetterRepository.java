@@ -3,12 +3,14 @@ package io.streamledger.command.ops;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.aws.items.OpsAuditItems;
 import io.streamledger.command.api.PageCursor;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.table.Attr;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * The operators' dead-letter operations (CS08) behind both the {@code deadletters} CLI and the
@@ -42,10 +47,23 @@ public final class DeadLetterRepository {
     private final String table;
     private final Clock clock;
 
+    @Nullable private final String auditTable;
+
+    /** Without ops audit items (the entry's own history still records every change). */
     public DeadLetterRepository(DynamoDbClient ddb, String table, Clock clock) {
+        this(ddb, table, clock, null);
+    }
+
+    /**
+     * @param auditTable the Reconciliation table: each change writes its {@code OpsAuditItems}
+     *     entry there in the same transaction
+     */
+    public DeadLetterRepository(
+            DynamoDbClient ddb, String table, Clock clock, @Nullable String auditTable) {
         this.ddb = ddb;
         this.table = table;
         this.clock = clock;
+        this.auditTable = auditTable;
     }
 
     /** A page of entries; {@code cursor} is null on the last page. */
@@ -113,21 +131,8 @@ public final class DeadLetterRepository {
     /** One entry, strongly read. */
     public Optional<DeadLetterView> show(String tenant, DeadLetterRef ref) {
         DeadLetterKey k = ref.key(tenant);
-        Map<String, AttributeValue> item =
-                ddb.getItem(
-                                b ->
-                                        b.tableName(table)
-                                                .key(
-                                                        Map.of(
-                                                                Attr.PK,
-                                                                AttributeValue.fromS(k.pk()),
-                                                                Attr.SK,
-                                                                AttributeValue.fromS(k.sk())))
-                                                .consistentRead(true))
-                        .item();
-        return item == null || item.isEmpty()
-                ? Optional.empty()
-                : Optional.of(DeadLetterItems.view(item));
+        Map<String, AttributeValue> item = StrongRead.item(ddb, table, k.pk(), k.sk());
+        return item == null ? Optional.empty() : Optional.of(DeadLetterItems.view(item));
     }
 
     /**
@@ -174,20 +179,23 @@ public final class DeadLetterRepository {
             String action,
             String actor,
             @Nullable String note) {
+        Instant at = clock.instant();
+        UpdateItemRequest change =
+                DeadLetterItems.transition(
+                        table,
+                        ref.key(tenant),
+                        DeadLetterStatus.OPEN,
+                        expectedVersion,
+                        to,
+                        action,
+                        actor,
+                        note,
+                        at);
+        if (auditTable != null) {
+            return audited(tenant, ref, expectedVersion, to, action, actor, note, at, change);
+        }
         try {
-            Map<String, AttributeValue> after =
-                    ddb.updateItem(
-                                    DeadLetterItems.transition(
-                                            table,
-                                            ref.key(tenant),
-                                            DeadLetterStatus.OPEN,
-                                            expectedVersion,
-                                            to,
-                                            action,
-                                            actor,
-                                            note,
-                                            clock.instant()))
-                            .attributes();
+            Map<String, AttributeValue> after = ddb.updateItem(change).attributes();
             return new Result(Outcome.DONE, DeadLetterItems.view(after));
         } catch (ConditionalCheckFailedException e) {
             Optional<DeadLetterView> now = show(tenant, ref);
@@ -195,4 +203,59 @@ public final class DeadLetterRepository {
                     .orElseGet(() -> new Result(Outcome.NOT_FOUND, null));
         }
     }
+
+    /** The same conditional change and its ops audit item in one TransactWriteItems. */
+    private Result audited(
+            String tenant,
+            DeadLetterRef ref,
+            long expectedVersion,
+            DeadLetterStatus to,
+            String action,
+            String actor,
+            @Nullable String note,
+            Instant now,
+            UpdateItemRequest change) {
+        OpsActor who = OpsActor.named(actor);
+        String target = DeadLetterRef.format(ref.job(), ref.reason(), ref.id());
+        OpsAuditItems.Entry audit =
+                new OpsAuditItems.Entry(
+                        tenant,
+                        OpsAudit.newId(),
+                        now,
+                        who.keyId(),
+                        who.role(),
+                        action,
+                        DEAD_LETTER_TARGET,
+                        target,
+                        DeadLetterStatus.OPEN.name(),
+                        to.name(),
+                        expectedVersion,
+                        expectedVersion + 1,
+                        note);
+        TransactWriteItem update =
+                TransactWriteItem.builder()
+                        .update(
+                                Update.builder()
+                                        .tableName(change.tableName())
+                                        .key(change.key())
+                                        .updateExpression(change.updateExpression())
+                                        .conditionExpression(change.conditionExpression())
+                                        .expressionAttributeNames(change.expressionAttributeNames())
+                                        .expressionAttributeValues(
+                                                change.expressionAttributeValues())
+                                        .build())
+                        .build();
+        boolean done = OpsAudit.write(ddb, update, OpsAuditItems.put(auditTable, audit));
+        Optional<DeadLetterView> current = show(tenant, ref);
+        if (done) {
+            return new Result(
+                    Outcome.DONE,
+                    current.orElseThrow(() -> new IllegalStateException("entry vanished")));
+        }
+        return current.map(v -> new Result(Outcome.CONFLICT, v))
+                .orElseGet(() -> new Result(Outcome.NOT_FOUND, null));
+    }
+
+    /** The audit target type of a dead letter. */
+    public static final String DEAD_LETTER_TARGET = "DEAD_LETTER";
 }

@@ -2,7 +2,6 @@ package io.streamledger.command.ops;
 
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
-import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
@@ -54,6 +53,14 @@ public final class DeadLettersCli {
             scope = CommandLine.ScopeType.INHERIT)
     boolean verbose;
 
+    @Option(
+            names = "--audit",
+            negatable = true,
+            defaultValue = "true",
+            description = "write an ops audit item per change (needs the Reconciliation table)",
+            scope = CommandLine.ScopeType.INHERIT)
+    boolean auditTable;
+
     public static void main(String[] args) {
         System.exit(
                 run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -64,20 +71,7 @@ public final class DeadLettersCli {
         return new CommandLine(top)
                 .setOut(out)
                 .setErr(err)
-                .setExecutionExceptionHandler(
-                        (ex, cmd, parsed) -> {
-                            String why =
-                                    ex instanceof ApiException a
-                                            ? a.getMessage()
-                                            : ex.getClass().getSimpleName()
-                                                    + ": "
-                                                    + ex.getMessage();
-                            cmd.getErr().println("refused: " + why);
-                            if (top.verbose) {
-                                ex.printStackTrace(cmd.getErr());
-                            }
-                            return REFUSED;
-                        })
+                .setExecutionExceptionHandler(OpsConnection.refusals(() -> top.verbose, REFUSED))
                 .execute(args);
     }
 
@@ -87,7 +81,10 @@ public final class DeadLettersCli {
 
     DeadLetterRepository repo(DynamoDbClient ddb) {
         return new DeadLetterRepository(
-                ddb, connection.table(Tables.DEAD_LETTER), Clock.systemUTC());
+                ddb,
+                connection.table(Tables.DEAD_LETTER),
+                Clock.systemUTC(),
+                auditTable ? connection.table(Tables.RECONCILIATION) : null);
     }
 
     PrintWriter out() {

@@ -1,8 +1,11 @@
 package io.streamledger.command.ops;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.command.api.ApiException;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
+import java.util.function.BooleanSupplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -33,6 +36,24 @@ public final class OpsConnection {
             b.staticCredentials(accessKey, secretKey);
         }
         return b.build().buildSyncClient();
+    }
+
+    /**
+     * The ops CLIs' refusal: one line {@code refused: <reason>} on stderr and exit {@code code};
+     * the stack trace only when {@code verbose} says so.
+     */
+    static CommandLine.IExecutionExceptionHandler refusals(BooleanSupplier verbose, int code) {
+        return (ex, cmd, parsed) -> {
+            String why =
+                    ex instanceof ApiException a
+                            ? a.getMessage()
+                            : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+            cmd.getErr().println("refused: " + why);
+            if (verbose.getAsBoolean()) {
+                ex.printStackTrace(cmd.getErr());
+            }
+            return code;
+        };
     }
 
     /** The physical name of {@code spec} behind this prefix. */

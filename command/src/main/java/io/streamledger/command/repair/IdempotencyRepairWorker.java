@@ -36,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * The AP18 idempotency repair worker (IDX19, CS02): finds due REPAIR_REQUIRED and expired
  * IN_PROGRESS records through the sparse repair index, strongly re-reads each, takes one repair
  * lease by conditional takeover, then completes from evidence or re-attempts the deterministic
- * effect (the effect's own transaction discovers an existing effect), or escalates.
+ * effect (the effect's own transaction discovers an existing effect), or escalates — an escalated
+ * record leaves the worker's queue and waits for an operator ({@code ops.RepairQueue}).
  */
 public final class IdempotencyRepairWorker implements AutoCloseable {
 
@@ -52,7 +53,6 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
     private final String owner;
     private final Clock clock;
     private final Duration retryDelay;
-    private final Duration escalationRequeue;
     private final Map<RepairOutcome, LongAdder> counts = new EnumMap<>(RepairOutcome.class);
     @Nullable private BackgroundRounds rounds;
 
@@ -66,8 +66,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
             Supplier<Collection<String>> tenants,
             Function<IdempotencyRecord, IdempotentExecutor.Effect> effects,
             String owner,
-            Duration retryDelay,
-            Duration escalationRequeue) {
+            Duration retryDelay) {
         this.ddb = ddb;
         this.store = store;
         this.tenants = tenants;
@@ -75,7 +74,6 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
         this.owner = owner;
         this.clock = store.clock();
         this.retryDelay = retryDelay;
-        this.escalationRequeue = escalationRequeue;
         for (RepairOutcome o : RepairOutcome.values()) {
             counts.put(o, new LongAdder());
         }
@@ -146,10 +144,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
         }
         if (effect == null) {
             store.escalate(
-                    claim,
-                    "no automatic re-attempt for operation " + rec.operation(),
-                    escalationRequeue,
-                    meter);
+                    claim, "no automatic re-attempt for operation " + rec.operation(), meter);
             return RepairOutcome.ESCALATED;
         }
         try {
@@ -170,7 +165,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
         } catch (OwnershipLostException lost) {
             return RepairOutcome.LEASE_LOST;
         } catch (IllegalStateException contradiction) {
-            store.escalate(claim, contradiction.getMessage(), escalationRequeue, meter);
+            store.escalate(claim, contradiction.getMessage(), meter);
             return RepairOutcome.ESCALATED;
         } catch (RuntimeException ambiguous) {
             store.markRepairRequired(

@@ -2,6 +2,7 @@ package io.streamledger.command.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.keys.PostingKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
@@ -11,7 +12,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The AP15 CLI end to end against the local endpoint: list → show → resolve (stale, then ok). */
+/**
+ * The AP15 CLI end to end against the local endpoint: list → show → resolve (unverifiable evidence
+ * refused in one line, stale, then ok).
+ */
 class BreaksCliITCase {
 
     private BreakTable stack;
@@ -81,6 +85,35 @@ class BreaksCliITCase {
         assertThat(show.code()).isZero();
         assertThat(show.out()).contains("sum.CASH:USD").contains("version=1");
 
+        PostingKey fix =
+                stack.posting(
+                        "t1", "ACC-1", "t-fix1", "0.01", Instant.parse("2026-11-30T10:00:00Z"));
+        Run unverified =
+                cli(
+                        "resolve",
+                        "--tenant",
+                        "t1",
+                        "--batch",
+                        "LEDGER-CHECK-2026-11-30",
+                        "--id",
+                        "TXN_UNBALANCED:t1:x1",
+                        "--expected-status",
+                        "OPEN",
+                        "--expected-version",
+                        "1",
+                        "--resolver",
+                        "alice",
+                        "--txn",
+                        "t-other",
+                        "--posting-key",
+                        fix.pk() + "|" + fix.sk(),
+                        "--evidence",
+                        "reversal r-1");
+        assertThat(unverified.code()).isEqualTo(BreaksCli.REFUSED);
+        assertThat(unverified.out())
+                .contains("refused: posting " + fix.sk() + " belongs to t-fix1, which is not cited")
+                .doesNotContain("\tat ");
+
         String[] resolve = {
             "resolve",
             "--tenant",
@@ -96,7 +129,11 @@ class BreaksCliITCase {
             "--resolver",
             "alice",
             "--evidence",
-            "reversal r-1"
+            "reversal r-1",
+            "--txn",
+            "t-fix1",
+            "--posting-key",
+            fix.pk() + "|" + fix.sk()
         };
         assertThat(cli(resolve).code()).isEqualTo(2);
         resolve[10] = "1";

@@ -1,21 +1,16 @@
 package io.streamledger.command.ops;
 
+import static io.streamledger.command.ops.OpsHttp.code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.command.api.HttpApi;
-import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.auth.ApiKeyAuthenticator.Role;
 import io.streamledger.model.deadletter.DeadLetterReason;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,8 +31,7 @@ class DeadLetterHttpITCase {
 
     private DeadLetterTable stack;
     private HttpApi http;
-    private final HttpClient web =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private OpsHttp web;
     private DeadLetterEntry entry;
     private String id;
 
@@ -52,13 +46,15 @@ class DeadLetterHttpITCase {
                         .key("t2", OPS_T2, Role.ORDERS_OPS)
                         .build();
         DeadLetterRepository repo =
-                new DeadLetterRepository(stack.ddb, stack.table, Clock.systemUTC());
+                new DeadLetterRepository(
+                        stack.ddb, stack.table, Clock.systemUTC(), stack.auditTable);
         http =
                 new HttpApi(
                                 auth,
                                 new HttpApi.Services(
                                         null, null, null, null, null, null, null, repo, null))
                         .start("127.0.0.1", 0);
+        web = new OpsHttp(http.port());
         entry =
                 stack.put(
                         "t1",
@@ -75,42 +71,22 @@ class DeadLetterHttpITCase {
         stack.close();
     }
 
-    private record Reply(int status, JsonNode body) {}
-
-    private Reply send(String method, String path, String key, String body) throws Exception {
-        HttpRequest.Builder b =
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header(HttpApi.HEADER_API_KEY, key)
-                        .method(
-                                method,
-                                body == null
-                                        ? HttpRequest.BodyPublishers.noBody()
-                                        : HttpRequest.BodyPublishers.ofString(body));
-        HttpResponse<String> r = web.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Reply(r.statusCode(), StrictJson.MAPPER.readTree(r.body()));
-    }
-
-    private static String code(Reply r) {
-        return r.body().path("error").path("code").asText();
-    }
-
     @Test
     void opsKeyListsShowsAndDiscardsWithAudit() throws Exception {
-        Reply list =
-                send("GET", "/v1/ops/dead-letters?job=posting&status=OPEN&limit=10", OPS, null);
+        OpsHttp.Reply list =
+                web.send("GET", "/v1/ops/dead-letters?job=posting&status=OPEN&limit=10", OPS, null);
         assertThat(list.status()).isEqualTo(200);
         assertThat(list.body().path("items")).hasSize(1);
         assertThat(list.body().path("items").get(0).path("id").asText()).isEqualTo(id);
         assertThat(list.body().path("cursor").isNull()).isTrue();
 
-        Reply show = send("GET", "/v1/ops/dead-letters/" + id, AUDITOR, null);
+        OpsHttp.Reply show = web.send("GET", "/v1/ops/dead-letters/" + id, AUDITOR, null);
         assertThat(show.status()).isEqualTo(200);
         assertThat(show.body().path("payload").asText()).isEqualTo(entry.payload());
         assertThat(show.body().path("version").asLong()).isEqualTo(1);
 
-        Reply discard =
-                send(
+        OpsHttp.Reply discard =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         OPS,
@@ -122,19 +98,29 @@ class DeadLetterHttpITCase {
         assertThat(audit.path("actor").asText()).startsWith("finance-ops:");
         assertThat(audit.path("note").asText()).isEqualTo("duplicate test fill");
 
-        Reply after = send("GET", "/v1/ops/dead-letters/" + id, OPS, null);
+        OpsHttp.Reply after = web.send("GET", "/v1/ops/dead-letters/" + id, OPS, null);
         assertThat(after.body().path("status").asText()).isEqualTo("DISCARDED");
         assertThat(after.body().path("version").asLong()).isEqualTo(2);
+        var ops =
+                BreakTable.audits(stack.ddb, stack.auditTable).stream()
+                        .filter(a -> a.target().equals(id))
+                        .toList();
+        assertThat(ops).hasSize(1);
+        assertThat(ops.get(0).action()).isEqualTo("DISCARD");
+        assertThat(ops.get(0).role()).isEqualTo("finance-ops");
+        assertThat(ops.get(0).fromVersion()).isEqualTo(1);
+        assertThat(ops.get(0).toStatus()).isEqualTo("DISCARDED");
     }
 
     @Test
     void replayMovesTheEntryOnceAndAStaleVersionIsAConflict() throws Exception {
-        Reply replay = send("POST", "/v1/ops/dead-letters/" + id + "/replay", OPS, null);
+        OpsHttp.Reply replay =
+                web.send("POST", "/v1/ops/dead-letters/" + id + "/replay", OPS, null);
         assertThat(replay.status()).isEqualTo(200);
         assertThat(replay.body().path("status").asText()).isEqualTo("REPLAY_REQUESTED");
 
-        Reply stale =
-                send(
+        OpsHttp.Reply stale =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         OPS,
@@ -147,25 +133,25 @@ class DeadLetterHttpITCase {
 
     @Test
     void wrongRoleIsForbidden() throws Exception {
-        Reply trader = send("GET", "/v1/ops/dead-letters?job=posting", TRADER, null);
+        OpsHttp.Reply trader = web.send("GET", "/v1/ops/dead-letters?job=posting", TRADER, null);
         assertThat(trader.status()).isEqualTo(403);
         assertThat(code(trader)).isEqualTo("FORBIDDEN");
 
-        Reply auditorChange =
-                send(
+        OpsHttp.Reply auditorChange =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         AUDITOR,
                         "{\"reason\":\"x\",\"expectedVersion\":1}");
         assertThat(auditorChange.status()).isEqualTo(403);
 
-        Reply opsOnTraderRoute = send("GET", "/v1/orders/o1", OPS, null);
+        OpsHttp.Reply opsOnTraderRoute = web.send("GET", "/v1/orders/o1", OPS, null);
         assertThat(opsOnTraderRoute.status()).isEqualTo(403);
 
-        Reply unknown = send("GET", "/v1/ops/dead-letters?job=posting", "nope", null);
+        OpsHttp.Reply unknown = web.send("GET", "/v1/ops/dead-letters?job=posting", "nope", null);
         assertThat(unknown.status()).isEqualTo(401);
         assertThat(
-                        send("GET", "/v1/ops/dead-letters/" + id, OPS, null)
+                        web.send("GET", "/v1/ops/dead-letters/" + id, OPS, null)
                                 .body()
                                 .path("status")
                                 .asText())
@@ -174,18 +160,19 @@ class DeadLetterHttpITCase {
 
     @Test
     void crossTenantIsForbiddenAndNeverReadsTheOtherTenant() throws Exception {
-        Reply named = send("GET", "/v1/ops/dead-letters?job=posting&tenant=t1", OPS_T2, null);
+        OpsHttp.Reply named =
+                web.send("GET", "/v1/ops/dead-letters?job=posting&tenant=t1", OPS_T2, null);
         assertThat(named.status()).isEqualTo(403);
         assertThat(code(named)).isEqualTo("CROSS_TENANT");
 
-        Reply namedChange =
-                send("POST", "/v1/ops/dead-letters/" + id + "/replay?tenant=t1", OPS_T2, null);
+        OpsHttp.Reply namedChange =
+                web.send("POST", "/v1/ops/dead-letters/" + id + "/replay?tenant=t1", OPS_T2, null);
         assertThat(namedChange.status()).isEqualTo(403);
 
-        Reply own = send("GET", "/v1/ops/dead-letters/" + id, OPS_T2, null);
+        OpsHttp.Reply own = web.send("GET", "/v1/ops/dead-letters/" + id, OPS_T2, null);
         assertThat(own.status()).isEqualTo(404);
         assertThat(
-                        send("GET", "/v1/ops/dead-letters?job=posting", OPS_T2, null)
+                        web.send("GET", "/v1/ops/dead-letters?job=posting", OPS_T2, null)
                                 .body()
                                 .path("items"))
                 .isEmpty();
@@ -193,27 +180,28 @@ class DeadLetterHttpITCase {
 
     @Test
     void malformedRequestsAreBadRequestsWithAPreciseError() throws Exception {
-        Reply noJob = send("GET", "/v1/ops/dead-letters", OPS, null);
+        OpsHttp.Reply noJob = web.send("GET", "/v1/ops/dead-letters", OPS, null);
         assertThat(noJob.status()).isEqualTo(400);
         assertThat(code(noJob)).isEqualTo("MISSING_PARAMETER");
 
-        Reply badStatus = send("GET", "/v1/ops/dead-letters?job=posting&status=LOST", OPS, null);
+        OpsHttp.Reply badStatus =
+                web.send("GET", "/v1/ops/dead-letters?job=posting&status=LOST", OPS, null);
         assertThat(badStatus.status()).isEqualTo(400);
         assertThat(badStatus.body().path("error").path("message").asText()).contains("status");
 
-        assertThat(code(send("GET", "/v1/ops/dead-letters?job=posting&limit=1000", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/dead-letters?job=posting&limit=1000", OPS, null)))
                 .isEqualTo("INVALID_FIELD");
-        assertThat(code(send("GET", "/v1/ops/dead-letters?job=posting&cursor=zz", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/dead-letters?job=posting&cursor=zz", OPS, null)))
                 .isEqualTo("INVALID_CURSOR");
-        assertThat(code(send("GET", "/v1/ops/dead-letters?job=posting&x=1", OPS, null)))
+        assertThat(code(web.send("GET", "/v1/ops/dead-letters?job=posting&x=1", OPS, null)))
                 .isEqualTo("UNKNOWN_PARAMETER");
 
-        Reply badId = send("GET", "/v1/ops/dead-letters/not-an-id", OPS, null);
+        OpsHttp.Reply badId = web.send("GET", "/v1/ops/dead-letters/not-an-id", OPS, null);
         assertThat(badId.status()).isEqualTo(400);
         assertThat(badId.body().path("error").path("message").asText()).contains("job:REASON:");
 
-        Reply noReason =
-                send(
+        OpsHttp.Reply noReason =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         OPS,
@@ -221,8 +209,8 @@ class DeadLetterHttpITCase {
         assertThat(noReason.status()).isEqualTo(400);
         assertThat(noReason.body().path("error").path("message").asText()).contains("'reason'");
 
-        Reply badVersion =
-                send(
+        OpsHttp.Reply badVersion =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         OPS,
@@ -230,18 +218,19 @@ class DeadLetterHttpITCase {
         assertThat(badVersion.status()).isEqualTo(400);
         assertThat(code(badVersion)).isEqualTo("INVALID_FIELD");
 
-        Reply unknownField =
-                send(
+        OpsHttp.Reply unknownField =
+                web.send(
                         "POST",
                         "/v1/ops/dead-letters/" + id + "/discard",
                         OPS,
                         "{\"reason\":\"r\",\"expectedVersion\":1,\"force\":true}");
         assertThat(unknownField.status()).isEqualTo(400);
 
-        Reply notJson = send("POST", "/v1/ops/dead-letters/" + id + "/discard", OPS, "{reason");
+        OpsHttp.Reply notJson =
+                web.send("POST", "/v1/ops/dead-letters/" + id + "/discard", OPS, "{reason");
         assertThat(notJson.status()).isEqualTo(400);
         assertThat(
-                        send("GET", "/v1/ops/dead-letters/" + id, OPS, null)
+                        web.send("GET", "/v1/ops/dead-letters/" + id, OPS, null)
                                 .body()
                                 .path("status")
                                 .asText())

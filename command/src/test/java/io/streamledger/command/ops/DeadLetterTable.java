@@ -23,12 +23,17 @@ final class DeadLetterTable implements AutoCloseable {
     final String prefix;
     final String table;
 
+    /** The Reconciliation table, where ops audit items go. */
+    final String auditTable;
+
     DeadLetterTable(String label) {
         this.prefix = label + UUID.randomUUID().toString().substring(0, 8) + "_";
         this.endpoint = LocalEndpoint.builder().port(0).build().start();
         this.ddb = DynamoDbClientConfig.local(endpoint.endpoint().toString()).buildSyncClient();
         this.table = new TableNaming(prefix).physicalName(Tables.DEAD_LETTER);
         TableProvisioner.create(ddb, Tables.DEAD_LETTER, table);
+        this.auditTable = new TableNaming(prefix).physicalName(Tables.RECONCILIATION);
+        TableProvisioner.create(ddb, Tables.RECONCILIATION, auditTable);
     }
 
     /** Sets a record aside as a job does; a second call with the same origin is a repeat. */

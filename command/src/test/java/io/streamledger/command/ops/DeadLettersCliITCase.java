@@ -112,6 +112,14 @@ class DeadLettersCliITCase {
         assertThat(discard.out())
                 .contains("\"status\":\"DISCARDED\"")
                 .contains("\"actor\":\"alice\"");
+        assertThat(BreakTable.audits(stack.ddb, stack.auditTable))
+                .singleElement()
+                .satisfies(
+                        a -> {
+                            assertThat(a.action()).isEqualTo("DISCARD");
+                            assertThat(a.role()).isEqualTo("cli");
+                            assertThat(a.keyId()).isEqualTo("alice");
+                        });
 
         Run replay = cli("replay", "--tenant", "t1", "--id", id);
         assertThat(replay.code()).isEqualTo(DeadLettersCli.CONFLICT);

@@ -4,6 +4,7 @@ import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.ReservationKey;
 import io.streamledger.model.table.Attr;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
@@ -90,6 +91,11 @@ public final class LedgerSchema {
     public static final String CONSIDERATION_ROLE_PREFIX = "CONSIDERATION";
 
     private LedgerSchema() {}
+
+    /** The AP12 availability rule: what admission may still spend or sell (CS11). */
+    public static BigDecimal available(BigDecimal posted, BigDecimal pending, BigDecimal reserved) {
+        return posted.add(pending).subtract(reserved);
+    }
 
     public static boolean isPosting(String sk) {
         return sk.startsWith(POSTING_SK_PREFIX);

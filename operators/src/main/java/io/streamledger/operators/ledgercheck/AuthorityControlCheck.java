@@ -1,6 +1,7 @@
 package io.streamledger.operators.ledgercheck;
 
 import io.streamledger.model.change.Operation;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.operators.recon.Evidence;
 import java.math.BigDecimal;
@@ -124,7 +125,7 @@ public final class AuthorityControlCheck
         BigDecimal posted = new BigDecimal(f.posted);
         BigDecimal reserved = new BigDecimal(f.reserved);
         BigDecimal pending = f.pending == null ? BigDecimal.ZERO : new BigDecimal(f.pending);
-        BigDecimal expectedAvailable = posted.add(pending).subtract(reserved);
+        BigDecimal expectedAvailable = LedgerSchema.available(posted, pending, reserved);
         BigDecimal available = f.available == null ? null : new BigDecimal(f.available);
         if (available == null || available.compareTo(expectedAvailable) != 0) {
             emit(

@@ -65,7 +65,12 @@ public final class AuthorityChanges {
         BigDecimal available =
                 img.containsKey(LedgerSchema.AVAILABLE)
                         ? number(img, LedgerSchema.AVAILABLE)
-                        : posted.subtract(reserved);
+                        : LedgerSchema.available(
+                                posted,
+                                img.containsKey(LedgerSchema.PENDING)
+                                        ? number(img, LedgerSchema.PENDING)
+                                        : BigDecimal.ZERO,
+                                reserved);
         AuthoritySnapshot snap =
                 new AuthoritySnapshot(
                         key.tenant(),

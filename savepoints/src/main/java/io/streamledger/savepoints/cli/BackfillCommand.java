@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.ExportStatus;
 final class BackfillCommand {
 
     /** Exit code of a refused or failed step (distinct from picocli's usage error 2). */
-    static final int REFUSED = 3;
+    static final int REFUSED = StreamledgerCli.REFUSED;
 
     static final PrintStream OUT = System.out;
 
@@ -60,13 +60,23 @@ final class BackfillCommand {
                 Namespace any = conn.namespace(1);
                 OptionalInt active =
                         new AliasCutover(ddb, any.projectionTable()).activeVersion(conn.projection);
-                int current = active.orElse(0);
-                Namespace next = conn.namespace(current + 1);
+                int highest = highestNamespace(ddb, any);
+                // without an alias the live view is v1 when its table exists (the default)
+                int current = active.orElse(Math.min(highest, 1));
+                Namespace next = conn.namespace(Math.max(current, highest) + 1);
                 OUT.println(
                         "alias ALIAS#"
                                 + conn.projection
                                 + ": "
-                                + (active.isPresent() ? "v" + current : "absent"));
+                                + (active.isPresent()
+                                        ? "v" + current
+                                        : "absent (live: "
+                                                + (current == 0 ? "none" : "v" + current)
+                                                + ")"));
+                OUT.println(
+                        "next free version: v"
+                                + next.version()
+                                + (highest > 0 ? " (highest existing: v" + highest + ")" : ""));
                 OUT.println("source: " + any.ledgerTable() + " (AP12 authority items)");
                 OUT.println("target: " + next);
                 OUT.println("steps:");
@@ -88,7 +98,7 @@ final class BackfillCommand {
                                 + " --out PROOF_DIR   (after the stream lag is 0)");
                 OUT.println(
                         "  5. backfill cutover   --proof PROOF_DIR/proof.json --digest $(cut -d' ' -f1 PROOF_DIR/proof.sha256) --expected-version "
-                                + current);
+                                + active.orElse(0));
                 OUT.println(
                         "  6. backfill retire    --version "
                                 + current
@@ -98,6 +108,28 @@ final class BackfillCommand {
                 return 0;
             }
         }
+    }
+
+    /** Highest {@code Portfolio_vN} table behind the prefix (0 if none); at most 100 pages. */
+    static int highestNamespace(DynamoDbClient ddb, Namespace any) {
+        String base = any.naming().physicalName(Tables.PORTFOLIO, 1);
+        String stem = base.substring(0, base.length() - 1);
+        int highest = 0;
+        String start = null;
+        for (int page = 0; page < 100; page++) {
+            String from = start;
+            var r = ddb.listTables(b -> b.exclusiveStartTableName(from).limit(100));
+            for (String t : r.tableNames()) {
+                if (t.startsWith(stem) && t.substring(stem.length()).matches("[1-9][0-9]{0,8}")) {
+                    highest = Math.max(highest, Integer.parseInt(t.substring(stem.length())));
+                }
+            }
+            start = r.lastEvaluatedTableName();
+            if (start == null) {
+                break;
+            }
+        }
+        return highest;
     }
 
     @Command(

@@ -4,6 +4,7 @@ import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.savepoints.bootstrap.Namespace;
+import java.io.PrintWriter;
 import org.apache.flink.configuration.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -64,12 +65,53 @@ public final class StreamledgerCli {
         }
     }
 
+    /**
+     * Exit code of a refusal (a step that failed or would be unsafe); picocli's usage error is 2.
+     */
+    static final int REFUSED = 3;
+
+    @Option(
+            names = "--verbose",
+            description = "print the stack trace of a refusal",
+            scope = CommandLine.ScopeType.INHERIT)
+    boolean verbose;
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
     /** Runs without exiting (tests). */
     public static int run(String... args) {
-        return new CommandLine(new StreamledgerCli()).execute(args);
+        return run(new PrintWriter(System.err, true), args);
+    }
+
+    /**
+     * Runs with refusals on {@code err}: a step that throws prints one line {@code refused: <why>}
+     * and exits {@link #REFUSED}; the stack trace only with {@code --verbose}.
+     */
+    static int run(PrintWriter err, String... args) {
+        StreamledgerCli top = new StreamledgerCli();
+        boolean verbose = java.util.Arrays.asList(args).contains("--verbose");
+        return new CommandLine(top)
+                .setErr(err)
+                .setExecutionExceptionHandler(
+                        (ex, cmd, parsed) -> {
+                            String why = ex.getMessage() == null ? "" : ex.getMessage();
+                            cmd.getErr()
+                                    .println(
+                                            "refused: "
+                                                    + ex.getClass().getSimpleName()
+                                                    + (why.isEmpty()
+                                                            ? ""
+                                                            : ": "
+                                                                    + why.lines()
+                                                                            .findFirst()
+                                                                            .orElse("")));
+                            if (verbose) {
+                                ex.printStackTrace(cmd.getErr());
+                            }
+                            return REFUSED;
+                        })
+                .execute(args);
     }
 }
