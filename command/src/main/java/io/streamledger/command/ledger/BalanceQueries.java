@@ -25,7 +25,7 @@ public final class BalanceQueries {
     private final TableNames tables;
 
     public BalanceQueries(Ddb ddb, TableNames tables) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP12");
         this.tables = tables;
     }
 

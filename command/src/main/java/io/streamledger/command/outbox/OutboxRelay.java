@@ -77,7 +77,7 @@ public final class OutboxRelay implements AutoCloseable {
             int batch,
             Duration baseBackoff,
             Duration maxBackoff) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP16");
         this.table = table;
         this.owner = owner;
         this.clock = clock;

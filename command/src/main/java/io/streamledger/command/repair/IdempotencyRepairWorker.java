@@ -68,7 +68,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
             String owner,
             Duration retryDelay,
             Duration escalationRequeue) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP18");
         this.store = store;
         this.tenants = tenants;
         this.effects = effects;
