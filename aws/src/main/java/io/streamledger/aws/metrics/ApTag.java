@@ -38,6 +38,12 @@ public record ApTag(String id) {
                 .build();
     }
 
+    /** A copy of {@code request} tagged with {@code ap} (its other overrides are replaced). */
+    @SuppressWarnings("unchecked")
+    public static <R extends AwsRequest> R tag(R request, String ap) {
+        return (R) request.toBuilder().overrideConfiguration(override(ap)).build();
+    }
+
     /** Tags {@code builder} with {@code ap} and returns it. */
     @SuppressWarnings("unchecked")
     public static <B extends AwsRequest.Builder> B on(B builder, String ap) {
