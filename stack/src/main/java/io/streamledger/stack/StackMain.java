@@ -166,6 +166,13 @@ public final class StackMain implements Callable<Integer> {
     Integer prometheusPort;
 
     @Option(
+            names = "--command-metrics-port",
+            description =
+                    "serve the command service's GET /metrics (per-AP DynamoDB and HTTP route"
+                            + " metrics) on this port (0 = a free port; default: off)")
+    Integer commandMetricsPort;
+
+    @Option(
             names = "--drain-timeout",
             defaultValue = "90s",
             converter = Converters.DurationConverter.class,
@@ -226,9 +233,14 @@ public final class StackMain implements Callable<Integer> {
         FreshnessProbe probe = null;
         int exit = 0;
         try {
-            services = new StackServices(dataDir, endpointPort, commandPort, keys, kinesis);
+            services =
+                    new StackServices(
+                            dataDir, endpointPort, commandPort, commandMetricsPort, keys, kinesis);
             System.out.println("  DynamoDB endpoint  " + services.endpoint.endpoint());
             System.out.println("  command service    " + services.commandUrl());
+            if (services.metricsServer != null) {
+                System.out.println("  command metrics    " + services.commandMetricsUrl());
+            }
             if (services.kinesis != null) {
                 System.out.println("  kinesis-local      " + services.kinesis.endpoint());
             }
