@@ -550,7 +550,10 @@ class PipelineITCase {
                         "progress after %d s: %s%n",
                         (System.nanoTime() - started) / 1_000_000_000L, last);
             }
-            if (authority.equals(view)) {
+            // the IDX12 checkpoints are a separate sink from the view rows: wait for both
+            long checkpoints = stack.scan(stack.table(Tables.PROJECTION)).size();
+            last += " checkpoints=" + checkpoints;
+            if (authority.equals(view) && checkpoints == authority.size()) {
                 var outcomes = List.copyOf(CollectSink.<PostingOutcome>values("outcomes"));
                 System.out.printf(
                         "outcomes: %d, attempts histogram %s, statuses %s%n",
