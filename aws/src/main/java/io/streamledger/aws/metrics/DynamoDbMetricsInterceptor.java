@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.annotation.Nullable;
+import software.amazon.awssdk.core.SdkField;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.SdkResponse;
 import software.amazon.awssdk.core.interceptor.Context;
@@ -58,6 +59,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
     private static final Pattern EQUALITY =
             Pattern.compile("^\\(?\\s*([#\\w.]+)\\s*=\\s*(:\\w+)\\s*\\)?$");
     private static final Pattern AND = Pattern.compile("\\s+(?i:and)\\s+");
+    private static final String RETURN_CONSUMED_CAPACITY = "ReturnConsumedCapacity";
 
     private final DynamoDbMetricsRecorder recorder;
 
@@ -73,36 +75,16 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
     @Override
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
         SdkRequest r = context.request();
-        ReturnConsumedCapacity all = ReturnConsumedCapacity.INDEXES;
-        if (r instanceof GetItemRequest g && g.returnConsumedCapacity() == null) {
-            return g.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof PutItemRequest p && p.returnConsumedCapacity() == null) {
-            return p.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof UpdateItemRequest u && u.returnConsumedCapacity() == null) {
-            return u.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof DeleteItemRequest d && d.returnConsumedCapacity() == null) {
-            return d.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof QueryRequest q && q.returnConsumedCapacity() == null) {
-            return q.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof ScanRequest s && s.returnConsumedCapacity() == null) {
-            return s.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof TransactWriteItemsRequest t && t.returnConsumedCapacity() == null) {
-            return t.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof TransactGetItemsRequest t && t.returnConsumedCapacity() == null) {
-            return t.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof BatchGetItemRequest b && b.returnConsumedCapacity() == null) {
-            return b.toBuilder().returnConsumedCapacity(all).build();
-        }
-        if (r instanceof BatchWriteItemRequest b && b.returnConsumedCapacity() == null) {
-            return b.toBuilder().returnConsumedCapacity(all).build();
+        // every data-plane request has this member; the SDK's own field accessors set it
+        for (SdkField<?> f : r.sdkFields()) {
+            if (RETURN_CONSUMED_CAPACITY.equals(f.memberName())) {
+                if (f.getValueOrDefault(r) != null) {
+                    return r; // the caller decided, NONE included
+                }
+                SdkRequest.Builder b = r.toBuilder();
+                f.set(b, ReturnConsumedCapacity.INDEXES.toString());
+                return b.build();
+            }
         }
         return r;
     }
