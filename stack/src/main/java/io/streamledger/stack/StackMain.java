@@ -3,6 +3,7 @@ package io.streamledger.stack;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.model.contract.ContractResources;
 import io.streamledger.model.table.Tables;
 import java.io.File;
 import java.io.IOException;
@@ -195,6 +196,14 @@ public final class StackMain implements Callable<Integer> {
             description = "also write the summary as JSON")
     Path summaryJson;
 
+    @Option(
+            names = "--measured-lanes",
+            paramLabel = "FILE",
+            description =
+                    "write the measured lane file (rate, units per op, max-key share per LANE row"
+                            + " the command service served) for bin/capacity lanes --measured")
+    Path measuredLanes;
+
     private final AtomicBoolean interrupted = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile WorkloadGenerator generator;
@@ -297,6 +306,18 @@ public final class StackMain implements Callable<Integer> {
                             launchMillis,
                             jvmStartNanos);
             System.out.println(summary.render());
+            if (measuredLanes != null) {
+                MeasuredLaneFile.write(
+                        measuredLanes,
+                        MeasuredLaneFile.measure(
+                                ContractResources.contract(), services.commandMetrics, duration));
+                System.out.println(
+                        "measured lanes written to "
+                                + measuredLanes
+                                + " (bin/capacity lanes --measured "
+                                + measuredLanes
+                                + ")");
+            }
             if (summaryJson != null) {
                 summary.writeJson(summaryJson);
             }

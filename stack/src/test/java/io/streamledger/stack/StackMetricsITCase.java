@@ -2,6 +2,9 @@ package io.streamledger.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.contract.CapacityCli;
+import io.streamledger.model.contract.ContractResources;
+import io.streamledger.model.contract.MeasuredLanes;
 import io.streamledger.model.table.Tables;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -68,6 +71,24 @@ class StackMetricsITCase {
                     .isNotEmpty();
             assertThat(series(command, "streamledger_http_requests_total", "route=\"/v1/orders\""))
                     .isNotEmpty();
+
+            // the run's measured lanes, as --measured-lanes writes them, judged by bin/capacity
+            var measured =
+                    MeasuredLaneFile.measure(
+                            ContractResources.contract(),
+                            services.commandMetrics,
+                            Duration.ofSeconds(4));
+            assertThat(measured).extracting(MeasuredLanes.Measured::laneId).contains("L01", "L08");
+            Path lanes = dir.resolve("measured-lanes.txt");
+            MeasuredLaneFile.write(lanes, measured);
+            java.io.StringWriter table = new java.io.StringWriter();
+            var capacity = CapacityCli.commandLine();
+            capacity.setOut(new java.io.PrintWriter(table));
+            assertThat(capacity.execute("lanes", "--measured", lanes.toString())).isZero();
+            String measuredTable =
+                    table.toString().substring(table.toString().indexOf("# measured"));
+            System.out.println(measuredTable);
+            assertThat(measuredTable).contains("L08", "L01");
 
             String flink = "http://127.0.0.1:" + prometheusPort + "/";
             List<String> jobs =

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.streamledger.aws.metrics.DynamoDbMetric;
 import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 
 /**
@@ -51,6 +52,13 @@ public final class CommandMetrics {
                 .tags("method", method, "route", route)
                 .register(registry)
                 .record(seconds);
+    }
+
+    /** Sum of a DynamoDB counter over the series of {@code ap} on {@code route}. */
+    public double sum(DynamoDbMetric metric, String ap, String route) {
+        return registry.find(metric.baseName()).tags("ap", ap, "route", route).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     /** The Prometheus text exposition of every metric. */
