@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.annotation.Nullable;
@@ -95,9 +94,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
         if (call == null) {
             return;
         }
-        Route primary = recorder.route(call.ap, call.table, call.index);
-        recorder.request(primary, call.operation, seconds(attributes));
-        observeKey(call);
+        Route primary = observed(call, attributes);
         call.writtenSizes.forEach(size -> recorder.itemSize(primary, size));
         SdkResponse response = context.response();
         for (ConsumedCapacity cc : consumedCapacity(response)) {
@@ -115,9 +112,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
         if (call == null) {
             return;
         }
-        Route primary = recorder.route(call.ap, call.table, call.index);
-        recorder.request(primary, call.operation, seconds(attributes));
-        observeKey(call);
+        Route primary = observed(call, attributes);
         Throwable error = DynamoDbErrorClassifier.unwrap(context.exception());
         String throttle = DynamoDbErrorClassifier.throttlingReason(error);
         if (error instanceof TransactionCanceledException tce) {
@@ -155,23 +150,48 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
         }
     }
 
+    /** Counts the call at its primary route, offers its key, and returns the route. */
+    private Route observed(Call call, ExecutionAttributes attributes) {
+        Route primary = recorder.route(call.ap, call.table, call.index);
+        recorder.request(primary, call.operation, seconds(attributes));
+        observeKey(call);
+        return primary;
+    }
+
     private void observeKey(Call call) {
-        if (call.keys == null) {
-            return;
-        }
-        Optional<String> attr = recorder.partitionKeyAttribute(call.table, call.index);
         String key = null;
-        if (call.keys instanceof Map<?, ?> m) {
+        if (call.keys instanceof QueryRequest q) {
+            key =
+                    partitionKey(
+                            q, recorder.partitionKeyAttribute(call.table, call.index).orElse(null));
+        } else if (!call.actions.isEmpty()) {
+            // a transaction's key is its first action on the AP's own route, else its first
+            Action chosen = call.actions.get(0);
+            for (Action a : call.actions) {
+                if (recorder.ownRoute(recorder.route(call.ap, a.table(), null))) {
+                    chosen = a;
+                    break;
+                }
+            }
+            key =
+                    partitionKey(
+                            chosen.key(),
+                            recorder.partitionKeyAttribute(chosen.table(), null).orElse(null));
+        } else if (call.keys instanceof Map<?, ?> m) {
             @SuppressWarnings("unchecked")
             Map<String, AttributeValue> item = (Map<String, AttributeValue>) m;
-            key = partitionKey(item, attr.orElse(null));
-        } else if (call.keys instanceof QueryRequest q) {
-            key = partitionKey(q, attr.orElse(null));
+            key =
+                    partitionKey(
+                            item,
+                            recorder.partitionKeyAttribute(call.table, call.index).orElse(null));
         }
         if (key != null) {
             recorder.key(call.ap, key);
         }
     }
+
+    /** One action of a transaction: its table and key (or item). */
+    private record Action(String table, Map<String, AttributeValue> key) {}
 
     private void consumed(Call call, ConsumedCapacity cc) {
         if (cc.tableName() == null) {
@@ -327,6 +347,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
         // a key/item map, or the QueryRequest whose key condition names the partition key
         final @Nullable Object keys;
         final List<Long> writtenSizes;
+        final List<Action> actions;
 
         private Call(
                 String ap,
@@ -336,6 +357,18 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
                 boolean read,
                 @Nullable Object keys,
                 List<Long> writtenSizes) {
+            this(ap, operation, table, index, read, keys, writtenSizes, List.of());
+        }
+
+        private Call(
+                String ap,
+                String operation,
+                String table,
+                @Nullable String index,
+                boolean read,
+                @Nullable Object keys,
+                List<Long> writtenSizes,
+                List<Action> actions) {
             this.ap = ap;
             this.operation = operation;
             this.table = table;
@@ -343,6 +376,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
             this.read = read;
             this.keys = keys;
             this.writtenSizes = writtenSizes;
+            this.actions = actions;
         }
 
         static @Nullable Call of(SdkRequest r, String ap) {
@@ -368,8 +402,8 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
             }
             if (r instanceof TransactWriteItemsRequest t && t.hasTransactItems()) {
                 List<Long> sizes = new ArrayList<>();
+                List<Action> actions = new ArrayList<>();
                 String table = null;
-                Map<String, AttributeValue> firstKey = null;
                 for (TransactWriteItem item : t.transactItems()) {
                     String itemTable = null;
                     Map<String, AttributeValue> key = null;
@@ -387,14 +421,24 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
                         itemTable = item.conditionCheck().tableName();
                         key = item.conditionCheck().key();
                     }
+                    if (itemTable != null && key != null) {
+                        actions.add(new Action(itemTable, key));
+                    }
                     if (table == null) {
                         table = itemTable;
-                        firstKey = key;
                     }
                 }
                 return table == null
                         ? null
-                        : new Call(ap, op, table, null, false, firstKey, List.copyOf(sizes));
+                        : new Call(
+                                ap,
+                                op,
+                                table,
+                                null,
+                                false,
+                                null,
+                                List.copyOf(sizes),
+                                List.copyOf(actions));
             }
             if (r instanceof TransactGetItemsRequest t
                     && t.hasTransactItems()

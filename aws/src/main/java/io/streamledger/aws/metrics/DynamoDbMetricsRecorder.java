@@ -63,6 +63,11 @@ public final class DynamoDbMetricsRecorder {
         return routes.route(ap, table, index);
     }
 
+    /** True when {@code r} is a route the contract maps to its AP. */
+    boolean ownRoute(Route r) {
+        return routes.ownRoute(r);
+    }
+
     Optional<String> partitionKeyAttribute(String table, @Nullable String index) {
         return routes.partitionKey(table, index);
     }

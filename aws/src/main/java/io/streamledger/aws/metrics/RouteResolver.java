@@ -67,6 +67,11 @@ final class RouteResolver {
         return base.size() == 1 ? base.get(0) : s.logicalName();
     }
 
+    /** True when {@code route} is one the contract's MAP row gives {@code ap}. */
+    boolean ownRoute(Route route) {
+        return indexesByAp.getOrDefault(route.ap(), List.of()).contains(route.route());
+    }
+
     /**
      * The partition key attribute of {@code table} (or its {@code index}), if the table is known.
      */

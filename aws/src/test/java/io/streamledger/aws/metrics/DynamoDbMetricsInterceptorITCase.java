@@ -40,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  */
 class DynamoDbMetricsInterceptorITCase {
     private static final String TABLE = "mt_Orders";
+    private static final String IDEMPOTENCY = "mt_Idempotency";
 
     @RegisterExtension static LocalDynamoDbExtension local = new LocalDynamoDbExtension();
 
@@ -71,6 +72,13 @@ class DynamoDbMetricsInterceptorITCase {
                                                         .projectionType(ProjectionType.ALL)
                                                         .build())
                                         .build())
+                        .build());
+        ddb.createTable(
+                CreateTableRequest.builder()
+                        .tableName(IDEMPOTENCY)
+                        .billingMode(BillingMode.PAY_PER_REQUEST)
+                        .attributeDefinitions(attr("PK"), attr("SK"))
+                        .keySchema(key("PK", KeyType.HASH), key("SK", KeyType.RANGE))
                         .build());
         put("T#A", "1");
         put("T#A", "2");
@@ -258,6 +266,39 @@ class DynamoDbMetricsInterceptorITCase {
                         .expressionAttributeValues(Map.of(":p", Av.s("ACC#T#B"), ":s", Av.s("0")))
                         .build());
         assertThat(recorder.hotKeys("AP02")).extracting(SpaceSaving.Entry::key).contains("ACC#T#B");
+    }
+
+    @Test
+    void aTransactionsHotKeyIsItsFirstActionOnTheApsOwnRoute() {
+        TransactWriteItem order =
+                TransactWriteItem.builder()
+                        .put(Put.builder().tableName(TABLE).item(item("T#E", "1")).build())
+                        .build();
+        TransactWriteItem claim =
+                TransactWriteItem.builder()
+                        .put(
+                                Put.builder()
+                                        .tableName(IDEMPOTENCY)
+                                        .item(Map.of("PK", Av.s("T#REQ#k1"), "SK", Av.s("R")))
+                                        .build())
+                        .build();
+        ddb.transactWriteItems(
+                ApTag.on(TransactWriteItemsRequest.builder(), "AP08")
+                        .transactItems(order, claim)
+                        .build());
+        // AP08's MAP row is IDX08 (Idempotency), so the claim's key, not the order's first action
+        assertThat(recorder.hotKeys("AP08"))
+                .extracting(SpaceSaving.Entry::key)
+                .contains("T#REQ#k1")
+                .doesNotContain("T#E");
+        assertThat(
+                        backend.count(
+                                DynamoDbMetric.CONSUMED_WRITE_UNITS,
+                                "AP08",
+                                "IDX08",
+                                IDEMPOTENCY,
+                                "base"))
+                .isPositive();
     }
 
     private static AttributeDefinition attr(String name) {

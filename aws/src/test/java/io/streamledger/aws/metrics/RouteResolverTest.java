@@ -26,6 +26,13 @@ class RouteResolverTest {
     }
 
     @Test
+    void ownRoutesAreTheApsMapRow() {
+        assertThat(resolver.ownRoute(resolver.route("AP10", "Ledger", null))).isTrue();
+        assertThat(resolver.ownRoute(resolver.route("AP10", "Inbox", null))).isFalse();
+        assertThat(resolver.ownRoute(resolver.route("CS01", "Orders", null))).isFalse();
+    }
+
+    @Test
     void versionedAndUnknownTables() {
         assertThat(resolver.route("AP07", "p_Portfolio_v3", null).route()).isEqualTo("IDX07");
         assertThat(resolver.route("AP01", "Scratch", null).route()).isEqualTo("Scratch");
