@@ -252,6 +252,9 @@ final class StandaloneCluster implements AutoCloseable {
             n = Math.round(m.path("value").asDouble());
         }
         out.put("numRestarts", n);
+        // the exception history is read live; numRestarts comes from the sampled metric store
+        JsonNode failures = get("/jobs/" + id + "/exceptions");
+        out.put("failovers", (long) failures.path("exceptionHistory").path("entries").size());
         return out;
     }
 

@@ -109,7 +109,9 @@ class TaskManagerKillITCase {
                 Map<String, Object> q = cluster.jobFacts(projection);
                 assertThat(p.get("state")).isEqualTo("RUNNING");
                 assertThat(q.get("state")).isEqualTo("RUNNING");
-                assertThat((Long) p.get("numRestarts") + (Long) q.get("numRestarts")).isPositive();
+                assertThat((Long) p.get("failovers") + (Long) q.get("failovers"))
+                        .as("failovers in the exception history")
+                        .isPositive();
                 assertThat(Math.max((Long) p.get("restored"), (Long) q.get("restored")))
                         .as("restored checkpoint id")
                         .isPositive();

@@ -118,9 +118,11 @@ public final class DeadLetterItems {
     }
 
     /**
-     * The operator's status change of one entry: conditional on its current status and version
-     * (optimistic concurrency), bumps the version, appends who/when/why to {@code history} and,
-     * once the entry is no longer OPEN, removes the sparse status-queue keys; nothing is deleted.
+     * A status change of one entry (an operator's, or a job's after a replay): conditional on its
+     * current status and version (optimistic concurrency), bumps the version, appends who/when/why
+     * to {@code history} and moves the sparse status-queue keys: an OPEN or REPLAY_REQUESTED entry
+     * is in that status's queue (sorted by the time it entered it), any other status in none;
+     * nothing is deleted.
      *
      * @param action e.g. {@code DISCARD} or {@code REPLAY}
      */
@@ -142,16 +144,34 @@ public final class DeadLetterItems {
         event.put("toStatus", s(to.name()));
         event.put("fromVersion", n(expectedVersion));
         event.put("note", s(note == null ? "" : note));
+        boolean queued = queued(to);
         String update =
                 "SET #st = :to, #v = #v + :one, #h = list_append(if_not_exists(#h, :empty), :ev)"
-                        + (to == DeadLetterStatus.OPEN ? "" : " REMOVE #g1pk, #g1sk");
+                        + (queued ? ", #g1pk = :qpk, #g1sk = :qsk" : " REMOVE #g1pk, #g1sk");
         Map<String, String> names = new HashMap<>();
         names.put("#st", A_STATUS);
         names.put("#v", A_VERSION);
         names.put("#h", A_HISTORY);
-        if (to != DeadLetterStatus.OPEN) {
-            names.put("#g1pk", Attr.GSI1PK);
-            names.put("#g1sk", Attr.GSI1SK);
+        names.put("#g1pk", Attr.GSI1PK);
+        names.put("#g1sk", Attr.GSI1SK);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", s(to.name()));
+        values.put(":from", s(from.name()));
+        values.put(":expected", n(expectedVersion));
+        values.put(":one", n(1));
+        values.put(":empty", AttributeValue.fromL(List.of()));
+        values.put(":ev", AttributeValue.fromL(List.of(AttributeValue.fromM(event))));
+        if (queued) {
+            DeadLetterStatusKey queue =
+                    new DeadLetterStatusKey(
+                            key.tenant(),
+                            to.name(),
+                            shardOf(key.job(), key.id()),
+                            at,
+                            key.job(),
+                            key.id());
+            values.put(":qpk", s(queue.pk()));
+            values.put(":qsk", s(queue.sk()));
         }
         return UpdateItemRequest.builder()
                 .tableName(table)
@@ -159,16 +179,14 @@ public final class DeadLetterItems {
                 .updateExpression(update)
                 .conditionExpression("#st = :from AND #v = :expected")
                 .expressionAttributeNames(names)
-                .expressionAttributeValues(
-                        Map.of(
-                                ":to", s(to.name()),
-                                ":from", s(from.name()),
-                                ":expected", n(expectedVersion),
-                                ":one", n(1),
-                                ":empty", AttributeValue.fromL(List.of()),
-                                ":ev", AttributeValue.fromL(List.of(AttributeValue.fromM(event)))))
+                .expressionAttributeValues(values)
                 .returnValues(ReturnValue.ALL_NEW)
                 .build();
+    }
+
+    /** Statuses with a status queue: OPEN (operators list) and REPLAY_REQUESTED (jobs poll). */
+    public static boolean queued(DeadLetterStatus status) {
+        return status == DeadLetterStatus.OPEN || status == DeadLetterStatus.REPLAY_REQUESTED;
     }
 
     /** Reads a stored entry back (every field an operator sees). */

@@ -5,12 +5,16 @@ import io.streamledger.model.table.Attr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
-/** Reads the dead-letter entries of one tenant and job (CS08), page by page with a page limit. */
+/**
+ * Reads dead-letter entries (CS08): one by key, strongly, or those of one tenant and job page by
+ * page with a page limit.
+ */
 public final class DeadLetterReader {
 
     /** Items per page. */
@@ -22,6 +26,25 @@ public final class DeadLetterReader {
     public DeadLetterReader(DynamoDbClient ddb, String table) {
         this.ddb = ddb;
         this.table = table;
+    }
+
+    /** One entry, strongly read; empty if there is none. */
+    public Optional<DeadLetterView> get(DeadLetterKey key) {
+        Map<String, AttributeValue> item =
+                ddb.getItem(
+                                b ->
+                                        b.tableName(table)
+                                                .key(
+                                                        Map.of(
+                                                                Attr.PK,
+                                                                AttributeValue.fromS(key.pk()),
+                                                                Attr.SK,
+                                                                AttributeValue.fromS(key.sk())))
+                                                .consistentRead(true))
+                        .item();
+        return item == null || item.isEmpty()
+                ? Optional.empty()
+                : Optional.of(DeadLetterItems.view(item));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.streamledger.sinks.versioned.VersionedDynamoDbSinkBuilder;
 import io.streamledger.sinks.versioned.VersionedWrite;
 import io.streamledger.sinks.versioned.WriteGuard;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.ReadableConfig;
@@ -163,8 +164,10 @@ public final class JobOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(30))
                     .withDescription(
-                            "A split without records for this long stops holding back the"
-                                    + " watermark (idle shards, quiet tenants).");
+                            "A shard without records for this long is caught up: its share of the"
+                                    + " watermark follows the wall clock minus this and the"
+                                    + " out-of-orderness (a source that never delivered goes"
+                                    + " idle).");
 
     // ---- tables ----
 
@@ -201,6 +204,38 @@ public final class JobOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(60))
                     .withDescription("A gap older than this becomes a gap break (CS07).");
+
+    /**
+     * The posting job's execution-order gate waits longer than the projection's: a backlog read
+     * shard by shard at different paces (Kinesis catch-up) keeps an account's next fill minutes
+     * behind its successors although nothing is lost.
+     */
+    public static final ConfigOption<Duration> EXEC_ORDER_GAP_SLA =
+            ConfigOptions.key("streamledger.posting.exec-order.gap-sla")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "An account whose next fill (accountExecSeq) is missing this long"
+                                    + " becomes an EXECUTION_ORDER_GAP break (it stays parked,"
+                                    + " never skipped); must exceed the transport's catch-up skew"
+                                    + " across shards.");
+
+    // ---- dead-letter replay (CS08) ----
+
+    public static final ConfigOption<List<String>> REPLAY_TENANTS =
+            ConfigOptions.key("streamledger.replay.tenants")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "Tenants whose REPLAY_REQUESTED dead letters the job re-injects (the"
+                                    + " status queue is tenant-first); empty = no replay source.");
+
+    public static final ConfigOption<Duration> REPLAY_POLL_INTERVAL =
+            ConfigOptions.key("streamledger.replay.poll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription("How often the replay source polls the status queues.");
 
     public static final ConfigOption<Integer> GATE_MAX_PARKED =
             ConfigOptions.key("streamledger.gate.max-parked-per-key")

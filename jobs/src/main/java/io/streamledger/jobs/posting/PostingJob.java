@@ -1,7 +1,9 @@
 package io.streamledger.jobs.posting;
 
+import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.deadletter.ReplaySource;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.GapBreaks;
@@ -13,12 +15,14 @@ import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.RoundingPolicy;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.gate.GateConfig;
 import io.streamledger.operators.posting.ExecutionOrder;
 import io.streamledger.operators.posting.ExecutionOrderState;
 import io.streamledger.operators.posting.FillPostingRules;
@@ -34,6 +38,7 @@ import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -61,6 +66,7 @@ public final class PostingJob {
     public static final String REJECTED_SINK_UID = "posting-rejected-sink-v1";
     public static final String GAP_BREAK_SINK_UID = "posting-exec-order-break-sink-v1";
     public static final String GATE_DEAD_LETTER_SINK_UID = "posting-exec-order-dead-letter-sink-v1";
+    public static final String REPLAY_SOURCE_UID = "posting-replay-source-v1";
 
     /**
      * The job's sinks.
@@ -117,6 +123,11 @@ public final class PostingJob {
                 new HouseAccounts(conf.get(JobOptions.POSTING_HOUSE_SHARDS)));
     }
 
+    /** The shared gate limits with the execution-order gate's own gap SLA. */
+    public static GateConfig executionOrderGateConfig(ReadableConfig conf) {
+        return ProjectionJob.gateConfig(conf).withGapSla(conf.get(JobOptions.EXEC_ORDER_GAP_SLA));
+    }
+
     /** Everything the transaction sink needs, resolved once from the options. */
     public static PostingSettings settings(ReadableConfig conf) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
@@ -163,7 +174,7 @@ public final class PostingJob {
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
         // execution order per account before the guard: a rejected fill still advances its account
-        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, ProjectionJob.gateConfig(conf));
+        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, executionOrderGateConfig(conf));
         order.gapBreaks()
                 .sinkTo(sinks.gapBreaks())
                 .uid(GAP_BREAK_SINK_UID)
@@ -172,9 +183,29 @@ public final class PostingJob {
                 .sinkTo(sinks.gateDeadLetters())
                 .uid(GATE_DEAD_LETTER_SINK_UID)
                 .name("posting: execution-order dead letters (dead-letter table)");
+        DataStream<TradeFill> ordered = order.ordered();
+        List<String> replayTenants = conf.get(JobOptions.REPLAY_TENANTS);
+        if (!replayTenants.isEmpty()) {
+            // after the gate: the replayed fill's sequence was consumed when it was set aside;
+            // its receipt keeps the effect once
+            DataStream<TradeFill> replays =
+                    env.addSource(
+                                    new ReplaySource<>(
+                                            JobOptions.dynamoDbClient(conf),
+                                            DeadLetters.table(conf),
+                                            ROLE,
+                                            replayTenants,
+                                            conf.get(JobOptions.REPLAY_POLL_INTERVAL),
+                                            PostingJob::replayedFill,
+                                            PostingState.FILL),
+                                    "posting: dead-letter replays",
+                                    PostingState.FILL)
+                            .setParallelism(1)
+                            .uid(REPLAY_SOURCE_UID);
+            ordered = ordered.union(replays);
+        }
         SingleOutputStreamOperator<TradeFill> postable =
-                order.ordered()
-                        .process(new PostingGuard(rules), PostingState.FILL)
+                ordered.process(new PostingGuard(rules), PostingState.FILL)
                         .uid(PostingState.GUARD_UID)
                         .name(PostingState.GUARD_NAME);
 
@@ -193,6 +224,26 @@ public final class PostingJob {
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("posting: source dead letters (dead-letter table)");
         return new Streams(order, postable, rejected, deadLetters);
+    }
+
+    /**
+     * The fill a REJECTED_FILL or QUARANTINED entry holds, tagged as its replay; other entries are
+     * not fills of this job's input.
+     */
+    static TradeFill replayedFill(DeadLetterView entry) {
+        if (entry.reason() != DeadLetterReason.REJECTED_FILL
+                && entry.reason() != DeadLetterReason.QUARANTINED) {
+            throw new IllegalArgumentException(
+                    "the posting job re-injects fills (REJECTED_FILL, QUARANTINED), not "
+                            + entry.reason());
+        }
+        if (!"json".equals(entry.payloadEncoding())) {
+            throw new IllegalArgumentException("payload is " + entry.payloadEncoding());
+        }
+        TradeFill fill = TradeFills.fromJson(entry.payload());
+        fill.setReplayReason(entry.reason().name());
+        fill.setReplayVersion(entry.version());
+        return fill;
     }
 
     /** Builds and runs. */

@@ -4,7 +4,6 @@ import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.config.JobOptions.CredentialsKind;
 import io.streamledger.jobs.config.JobOptions.StartingPosition;
 import io.streamledger.jobs.config.JobOptions.TransportKind;
-import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -89,13 +88,16 @@ public final class ChangeSources {
         };
     }
 
-    /** Arrival-time timestamps, bounded out-of-orderness, idle splits released. */
+    /**
+     * Arrival-time timestamps, bounded out-of-orderness per shard, caught-up shards follow the wall
+     * clock ({@link CaughtUpWatermarks}).
+     */
     public static WatermarkStrategy<RawChange> watermarks(ReadableConfig conf) {
-        Duration idle = conf.get(JobOptions.IDLE_SOURCE_TIMEOUT);
-        return WatermarkStrategy.<RawChange>forBoundedOutOfOrderness(
-                        conf.get(JobOptions.WATERMARK_OUT_OF_ORDERNESS))
-                .withTimestampAssigner((r, previous) -> r.getArrivalMillis())
-                .withIdleness(idle);
+        long ooo = conf.get(JobOptions.WATERMARK_OUT_OF_ORDERNESS).toMillis();
+        long quiet = conf.get(JobOptions.IDLE_SOURCE_TIMEOUT).toMillis();
+        return WatermarkStrategy.<RawChange>forGenerator(
+                        ctx -> new CaughtUpWatermarks(ooo, quiet, System::currentTimeMillis))
+                .withTimestampAssigner((r, previous) -> r.getArrivalMillis());
     }
 
     /** Properties for {@code FlinkDynamoDBStreamsConsumer}. */

@@ -1,6 +1,9 @@
 package io.streamledger.model.deadletter;
 
-/** Lifecycle of a dead-letter entry: only OPEN entries are in the sparse status queue. */
+/**
+ * Lifecycle of a dead-letter entry: OPEN and REPLAY_REQUESTED entries are in the sparse status
+ * queue of their status (operators list the first, jobs poll the second).
+ */
 public enum DeadLetterStatus {
     /** Set aside, waiting for an operator (listed by the status queue). */
     OPEN,

@@ -15,15 +15,18 @@ import org.apache.flink.util.Collector;
 
 /**
  * AP12 authority checks, keyed by tenant/account/assetType/asset, over authority changes and the
- * postings of that account+asset (CS11):
+ * balance check's totals of decided transactions on that account+asset (CS11):
  *
  * <ul>
  *   <li>versions are continuous: each change moves old → new by exactly +1, and across changes no
- *       version is missing (out-of-order arrivals park, bounded; a gap older than its SLA breaks);
+ *       version is missing (out-of-order arrivals park, bounded; a missing version whose successor
+ *       arrived breaks once the watermark passed the successor's time plus the gap SLA);
  *   <li>control total: each version's posted delta (new − old image) equals the sum of the postings
- *       of the transaction it names ({@code lastTxnId}) on this account+asset; both sides may
- *       arrive in any order and are decided at the control SLA. With continuous versions and a
- *       first version from zero this is "posted == running sum of postings at every version";
+ *       of the transaction it names ({@code lastTxnId}) on this account+asset; decided as soon as
+ *       the version and the decided transaction's total both arrived (any order), and a side still
+ *       alone once the watermark passed its time plus the control SLA ({@link EventDeadline}). With
+ *       continuous versions and a first version from zero this is "posted == running sum of
+ *       postings at every version";
  *   <li>available == posted − reserved, and not negative unless the account is overdraft-exempt.
  * </ul>
  *
@@ -65,8 +68,8 @@ public final class AuthorityControlCheck
     @Override
     public void processElement(LedgerFact f, Context ctx, Collector<BreakRecord> out)
             throws Exception {
-        if (f.kind == FactKind.POSTING && f.operation == Operation.INSERT) {
-            posting(f, ctx);
+        if (f.kind == FactKind.TXN_TOTAL) {
+            total(f, ctx, out);
         } else if (f.kind == FactKind.AUTHORITY) {
             authority(f, ctx, out);
         } else {
@@ -74,16 +77,29 @@ public final class AuthorityControlCheck
         }
     }
 
-    private void posting(LedgerFact f, Context ctx) throws Exception {
+    /** The postings side of the control total: the decided transaction's sum on this key. */
+    private void total(LedgerFact f, Context ctx, Collector<BreakRecord> out) throws Exception {
         TxnControl c = controlFor(f.txnId, f.eventTimeMillis, ctx);
-        String line = "," + f.line + ",";
-        if (("," + c.lines).contains(line)) {
+        if (c.totalSeen) {
             metrics.duplicate();
             return;
         }
-        c.lines = c.lines + f.line + ",";
-        c.postingSum = new BigDecimal(c.postingSum).add(new BigDecimal(f.amount)).toPlainString();
-        control.put(f.txnId, c);
+        c.totalSeen = true;
+        c.complete = f.complete;
+        c.lines = f.lines;
+        c.postingSum = f.amount;
+        settle(f.txnId, c, ctx, out);
+    }
+
+    /** Decides at once when both sides are in, else keeps the pair until its deadline. */
+    private void settle(String txn, TxnControl c, Context ctx, Collector<BreakRecord> out)
+            throws Exception {
+        if (c.totalSeen && c.authorityDelta != null) {
+            decideControl(ctx.getCurrentKey(), txn, c, out);
+            control.remove(txn);
+        } else {
+            control.put(txn, c);
+        }
     }
 
     private void authority(LedgerFact f, Context ctx, Collector<BreakRecord> out) throws Exception {
@@ -165,27 +181,32 @@ public final class AuthorityControlCheck
             drainParked();
             Long deadline = gapDeadline.value();
             if (deadline != null && parked.isEmpty()) {
-                ctx.timerService().deleteProcessingTimeTimer(deadline);
+                deleteTimer(ctx, deadline);
                 gapDeadline.clear();
                 gapSince.clear();
             }
         } else {
             parked.put(from, f.version);
             if (gapDeadline.value() == null) {
-                long at = ctx.timerService().currentProcessingTime() + config.gapSlaMillis();
+                long at =
+                        EventDeadline.of(
+                                ctx.timestamp(),
+                                f.eventTimeMillis,
+                                ctx.timerService(),
+                                config.gapSlaMillis());
                 gapDeadline.update(at);
                 gapSince.update(f.eventTimeMillis);
-                ctx.timerService().registerProcessingTimeTimer(at);
+                ctx.timerService().registerEventTimeTimer(at);
             }
             if (size(parked) > config.maxParkedVersions()) {
                 closeGap(f.tenant, key, f.eventTimeMillis, "parked limit", ctx, out);
             }
         }
-        claim(f, ctx);
+        claim(f, ctx, out);
     }
 
     /** The authority side of the control total: posted delta of this version for its txn. */
-    private void claim(LedgerFact f, Context ctx) throws Exception {
+    private void claim(LedgerFact f, Context ctx, Collector<BreakRecord> out) throws Exception {
         if (f.oldPosted == null || f.lastTxnId == null) {
             return; // no old image or no txn named: nothing to compare (counted as evaluated only)
         }
@@ -195,7 +216,7 @@ public final class AuthorityControlCheck
                 (c.authorityDelta == null ? delta : new BigDecimal(c.authorityDelta).add(delta))
                         .toPlainString();
         c.versions = c.versions.isEmpty() ? "" + f.version : c.versions + "," + f.version;
-        control.put(f.lastTxnId, c);
+        settle(f.lastTxnId, c, ctx, out);
     }
 
     private TxnControl controlFor(String txnId, long eventTime, Context ctx) throws Exception {
@@ -203,8 +224,13 @@ public final class AuthorityControlCheck
         if (c == null) {
             c = new TxnControl();
             c.firstEventTimeMillis = eventTime;
-            c.deadline = ctx.timerService().currentProcessingTime() + config.controlSlaMillis();
-            ctx.timerService().registerProcessingTimeTimer(c.deadline);
+            c.deadline =
+                    EventDeadline.of(
+                            ctx.timestamp(),
+                            eventTime,
+                            ctx.timerService(),
+                            config.controlSlaMillis());
+            ctx.timerService().registerEventTimeTimer(c.deadline);
         }
         return c;
     }
@@ -247,6 +273,7 @@ public final class AuthorityControlCheck
                                         .put("txnId", txn)
                                         .put("postingSum", sum)
                                         .put("lines", c.lines)
+                                        .put("txnComplete", c.complete)
                                         .put("slaMillis", config.controlSlaMillis()),
                                 key,
                                 txn));
@@ -268,7 +295,9 @@ public final class AuthorityControlCheck
                                     .put("versions", c.versions)
                                     .put("expectedPostedDelta", sum)
                                     .put("actualPostedDelta", delta)
-                                    .put("lines", c.lines),
+                                    .put("lines", c.lines)
+                                    .put("txnComplete", c.complete)
+                                    .put("postingsSeen", c.totalSeen),
                             key,
                             txn));
         }
@@ -312,16 +341,24 @@ public final class AuthorityControlCheck
         }
         Long deadline = gapDeadline.value();
         if (deadline != null) {
-            ctx.timerService().deleteProcessingTimeTimer(deadline);
+            deleteTimer(ctx, deadline);
             gapDeadline.clear();
             gapSince.clear();
         }
         if (!parked.isEmpty()) {
-            long at = ctx.timerService().currentProcessingTime() + config.gapSlaMillis();
+            long at =
+                    EventDeadline.of(
+                            ctx.timestamp(), eventTime, ctx.timerService(), config.gapSlaMillis());
             gapDeadline.update(at);
             gapSince.update(eventTime);
-            ctx.timerService().registerProcessingTimeTimer(at);
+            ctx.timerService().registerEventTimeTimer(at);
         }
+    }
+
+    /** Deadlines are event time; one restored from an older savepoint is processing time. */
+    private static void deleteTimer(Context ctx, long at) {
+        ctx.timerService().deleteEventTimeTimer(at);
+        ctx.timerService().deleteProcessingTimeTimer(at);
     }
 
     private void drainParked() throws Exception {

@@ -6,6 +6,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
+import org.apache.flink.util.OutputTag;
 
 /**
  * The ledger checks' wire contract in one place (CS11, AP15): operator uids and names, keyed-state
@@ -17,6 +18,12 @@ public final class LedgerCheckState {
     public static final TypeInformation<BreakRecord> BREAK = Types.POJO(BreakRecord.class);
     public static final TypeInformation<TxnProgress> TXN_PROGRESS = Types.POJO(TxnProgress.class);
     public static final TypeInformation<TxnControl> TXN_CONTROL = Types.POJO(TxnControl.class);
+
+    /**
+     * The balance check's per account+asset totals of each decided transaction, to the authority
+     * check (the control total compares an authority version with a complete transaction).
+     */
+    public static final OutputTag<LedgerFact> TXN_TOTALS = new OutputTag<>("txn-totals", FACT);
 
     // ---- operator uids (stable) and names ----
     public static final String ROW_CHECK_UID = "ledgercheck-posting-rows-v1";
@@ -54,7 +61,10 @@ public final class LedgerCheckState {
     public static final MapStateDescriptor<Long, Long> PARKED =
             new MapStateDescriptor<>("authority-parked", Types.LONG, Types.LONG);
 
-    /** Processing time the oldest open gap must close by (absent = no gap). */
+    /**
+     * Event time (the watermark) the oldest open gap must close by (absent = no gap); restored
+     * values of earlier versions are processing times and fire once on their processing timer.
+     */
     public static final ValueStateDescriptor<Long> GAP_DEADLINE =
             new ValueStateDescriptor<>("authority-gap-deadline", Types.LONG);
 

@@ -5,10 +5,12 @@ import io.streamledger.operators.recon.BreakRecord;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
  * Wires the ledger checks (CS11, AP10–AP12) onto a stream of {@link LedgerFact}s: per-row checks,
- * per-transaction balance, per-authority continuity/control total/available; one break stream out.
+ * per-transaction balance (whose decided totals feed the control total), per-authority
+ * continuity/control total/available; one break stream out.
  */
 public final class LedgerChecks {
 
@@ -22,7 +24,7 @@ public final class LedgerChecks {
                         .name(LedgerCheckState.ROW_CHECK_NAME);
 
         KeySelector<LedgerFact, String> byTxn = LedgerFact::txnKey;
-        DataStream<BreakRecord> txns =
+        SingleOutputStreamOperator<BreakRecord> txns =
                 facts.filter(LedgerChecks::insertedPosting)
                         .uid("ledgercheck-txn-filter-v1")
                         .name("ledger check: inserted postings")
@@ -32,10 +34,13 @@ public final class LedgerChecks {
                         .name(LedgerCheckState.TXN_CHECK_NAME);
 
         KeySelector<LedgerFact, String> byAuthority = LedgerFact::authorityKey;
+        // the authority side meets complete transactions, never single posting lines
+        DataStream<LedgerFact> totals = txns.getSideOutput(LedgerCheckState.TXN_TOTALS);
         DataStream<BreakRecord> authorities =
-                facts.filter(f -> insertedPosting(f) || f.kind == FactKind.AUTHORITY)
+                facts.filter(f -> f.kind == FactKind.AUTHORITY)
                         .uid("ledgercheck-authority-filter-v1")
-                        .name("ledger check: authorities and postings")
+                        .name("ledger check: authorities")
+                        .union(totals)
                         .keyBy(byAuthority, Types.STRING)
                         .process(new AuthorityControlCheck(config), LedgerCheckState.BREAK)
                         .uid(LedgerCheckState.AUTHORITY_CHECK_UID)

@@ -65,6 +65,13 @@ public class LedgerFact {
     // ---- month counters ----
     public long monthCount = -1;
 
+    // ---- transaction totals (TXN_TOTAL: amount = the sum on this account+asset) ----
+    /** Line numbers the total covers, comma-terminated ({@code "1,3,"}). */
+    public String lines;
+
+    /** False when the transaction was decided before all its declared lines arrived. */
+    public boolean complete;
+
     /** For Flink's POJO serializer. */
     public LedgerFact() {}
 
@@ -79,6 +86,35 @@ public class LedgerFact {
      */
     public String authorityKey() {
         return tenant + "/" + account + "/" + assetType + "/" + asset;
+    }
+
+    /**
+     * The balance check's total of one decided transaction on one account+asset, for the control
+     * total of that account's authority.
+     */
+    public static LedgerFact total(
+            String tenant,
+            String txnId,
+            String account,
+            String assetType,
+            String asset,
+            String sum,
+            String lines,
+            boolean complete,
+            long eventTimeMillis) {
+        LedgerFact f = new LedgerFact();
+        f.kind = FactKind.TXN_TOTAL;
+        f.operation = Operation.INSERT;
+        f.tenant = tenant;
+        f.txnId = txnId;
+        f.account = account;
+        f.assetType = assetType;
+        f.asset = asset;
+        f.amount = sum;
+        f.lines = lines;
+        f.complete = complete;
+        f.eventTimeMillis = eventTimeMillis;
+        return f;
     }
 
     @Override

@@ -15,8 +15,11 @@ import org.apache.flink.util.Collector;
 /**
  * CS11/AP10 "balanced per currency": keyed by tenant/txnId, collects a transaction's posting lines
  * (any order, any shard) and, once all lines declared by {@code lineCount} arrived, checks that
- * every currency/asset sums to zero. A transaction still incomplete at its SLA (processing time) is
- * a break; without a declared line count the lines seen at the SLA are checked instead.
+ * every currency/asset sums to zero. A transaction still incomplete once the watermark passed its
+ * time plus the txn SLA ({@link EventDeadline}) is a break; without a declared line count the lines
+ * seen then are checked instead. Every decided transaction hands its per account+asset totals to
+ * the authority check ({@link LedgerCheckState#TXN_TOTALS}), so control totals compare complete
+ * transactions.
  *
  * <p>Guard clauses, in order: not an inserted posting (fail loudly: wiring bug) → already decided
  * (late duplicate) → duplicate line → conflicting line → conflicting line count → line limit →
@@ -62,14 +65,18 @@ public final class TransactionBalanceCheck
             metrics.duplicate();
             return;
         }
-        long now = ctx.timerService().currentProcessingTime();
         if (p == null) {
             p = new TxnProgress();
             p.tenant = f.tenant;
             p.txnId = f.txnId;
             p.firstEventTimeMillis = f.eventTimeMillis;
-            p.timerAt = now + config.txnSlaMillis();
-            ctx.timerService().registerProcessingTimeTimer(p.timerAt);
+            p.timerAt =
+                    EventDeadline.of(
+                            ctx.timestamp(),
+                            f.eventTimeMillis,
+                            ctx.timerService(),
+                            config.txnSlaMillis());
+            ctx.timerService().registerEventTimeTimer(p.timerAt);
         }
         TxnLine value = TxnLine.of(f);
         TxnLine seen = lines.get(f.line);
@@ -211,19 +218,67 @@ public final class TransactionBalanceCheck
                 p.txnId);
     }
 
-    /** Emits the break (if any), forgets the lines and keeps a marker to drop late duplicates. */
+    /**
+     * Emits the break (if any) and the transaction's totals, forgets the lines and keeps a marker
+     * to drop late duplicates.
+     */
     private void decide(TxnProgress p, Context ctx, Collector<BreakRecord> out, BreakRecord b)
             throws Exception {
         if (b != null) {
             metrics.broke(LedgerCheckReason.valueOf(b.getReason()));
             out.collect(b);
         }
+        emitTotals(p, ctx);
         lines.clear();
+        ctx.timerService().deleteEventTimeTimer(p.timerAt);
         ctx.timerService().deleteProcessingTimeTimer(p.timerAt);
         p.decided = true;
         p.timerAt = ctx.timerService().currentProcessingTime() + config.doneRetentionMillis();
         ctx.timerService().registerProcessingTimeTimer(p.timerAt);
         progress.update(p);
+    }
+
+    /** One total per account+asset of the lines seen (lines restored without account: none). */
+    private void emitTotals(TxnProgress p, Context ctx) throws Exception {
+        Map<String, BigDecimal> sums = new TreeMap<>();
+        Map<String, StringBuilder> numbers = new TreeMap<>();
+        Map<String, TxnLine> firstLine = new TreeMap<>();
+        int seen = 0;
+        for (Map.Entry<Integer, TxnLine> e : toMap().entrySet()) {
+            seen++;
+            TxnLine l = e.getValue();
+            if (l.account() == null) {
+                continue;
+            }
+            String k = l.account() + "/" + l.assetType() + "/" + l.asset();
+            sums.merge(k, l.amount(), BigDecimal::add);
+            numbers.computeIfAbsent(k, x -> new StringBuilder()).append(e.getKey()).append(',');
+            firstLine.putIfAbsent(k, l);
+        }
+        boolean complete = p.lineCount > 0 && seen >= p.lineCount;
+        for (Map.Entry<String, BigDecimal> e : sums.entrySet()) {
+            TxnLine l = firstLine.get(e.getKey());
+            ctx.output(
+                    LedgerCheckState.TXN_TOTALS,
+                    LedgerFact.total(
+                            p.tenant,
+                            p.txnId,
+                            l.account(),
+                            l.assetType(),
+                            l.asset(),
+                            e.getValue().toPlainString(),
+                            numbers.get(e.getKey()).toString(),
+                            complete,
+                            p.firstEventTimeMillis));
+        }
+    }
+
+    private Map<Integer, TxnLine> toMap() throws Exception {
+        Map<Integer, TxnLine> m = new TreeMap<>();
+        for (Map.Entry<Integer, TxnLine> e : lines.entries()) {
+            m.put(e.getKey(), e.getValue());
+        }
+        return m;
     }
 
     private int count() throws Exception {
@@ -235,10 +290,7 @@ public final class TransactionBalanceCheck
     }
 
     private String describe() throws Exception {
-        Map<Integer, TxnLine> sorted = new TreeMap<>();
-        for (Map.Entry<Integer, TxnLine> e : lines.entries()) {
-            sorted.put(e.getKey(), e.getValue());
-        }
+        Map<Integer, TxnLine> sorted = toMap();
         StringBuilder b = new StringBuilder();
         sorted.forEach(
                 (k, v) -> b.append(b.length() == 0 ? "" : ";").append(k).append('=').append(v));

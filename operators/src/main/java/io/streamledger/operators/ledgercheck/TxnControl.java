@@ -18,7 +18,15 @@ public class TxnControl {
     /** Line numbers seen, comma-separated (drops duplicate deliveries). */
     public String lines = "";
 
+    /** True once the balance check's total of the decided transaction arrived. */
+    public boolean totalSeen;
+
+    /** Whether that total covered every declared line (evidence). */
+    public boolean complete;
+
     public long firstEventTimeMillis;
+
+    /** Watermark at which a side still alone is decided (processing time in older savepoints). */
     public long deadline;
 
     public TxnControl() {}

@@ -4,14 +4,15 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * One posting line of a transaction as the balance check keeps it (CS11): the asset it moves and
- * its exact signed amount. Keyed state, serialized by {@link TxnLineSerializer}.
+ * One posting line of a transaction as the balance check keeps it (CS11): the account and asset it
+ * moves and its exact signed amount. Keyed state, serialized by {@link TxnLineSerializer}.
  *
+ * @param account the posting's account; null for lines restored from the format without it
  * @param assetType the posting's {@code assetType} as written (CASH or SEC)
  * @param asset currency or symbol
  * @param amount exact signed amount
  */
-public record TxnLine(String assetType, String asset, BigDecimal amount) {
+public record TxnLine(String account, String assetType, String asset, BigDecimal amount) {
 
     public TxnLine {
         Objects.requireNonNull(assetType, "assetType");
@@ -20,7 +21,8 @@ public record TxnLine(String assetType, String asset, BigDecimal amount) {
     }
 
     public static TxnLine of(LedgerFact posting) {
-        return new TxnLine(posting.assetType, posting.asset, new BigDecimal(posting.amount));
+        return new TxnLine(
+                posting.account, posting.assetType, posting.asset, new BigDecimal(posting.amount));
     }
 
     /**
@@ -35,6 +37,7 @@ public record TxnLine(String assetType, String asset, BigDecimal amount) {
             throw new IllegalArgumentException("not an 'assetType:asset|amount' line: " + encoded);
         }
         return new TxnLine(
+                null,
                 encoded.substring(0, colon),
                 encoded.substring(colon + 1, bar),
                 new BigDecimal(encoded.substring(bar + 1)));
@@ -45,9 +48,19 @@ public record TxnLine(String assetType, String asset, BigDecimal amount) {
         return assetType + ":" + asset;
     }
 
-    /** Same asset and numerically equal amount (1.0 and 1.00 are the same posting). */
+    /** The legacy constructor's shape: a line whose account is not known. */
+    public TxnLine(String assetType, String asset, BigDecimal amount) {
+        this(null, assetType, asset, amount);
+    }
+
+    /**
+     * Same account (when both know it), same asset and numerically equal amount (1.0 and 1.00 are
+     * the same posting).
+     */
     public boolean sameAs(TxnLine other) {
-        return assetKey().equals(other.assetKey()) && amount.compareTo(other.amount) == 0;
+        return (account == null || other.account == null || account.equals(other.account))
+                && assetKey().equals(other.assetKey())
+                && amount.compareTo(other.amount) == 0;
     }
 
     /** Evidence form, {@code assetType:asset|amount}. */

@@ -11,8 +11,8 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Versioned serializer of {@link TxnLine} keyed state (CS11 balance check): a format byte, then
- * assetType, asset and the exact amount. An unknown format byte fails the restore instead of
- * misreading amounts.
+ * assetType, asset, the exact amount and (format 2) the account. An unknown format byte fails the
+ * restore instead of misreading amounts.
  */
 public final class TxnLineSerializer extends TypeSerializerSingleton<TxnLine> {
 
@@ -20,8 +20,10 @@ public final class TxnLineSerializer extends TypeSerializerSingleton<TxnLine> {
 
     public static final TxnLineSerializer INSTANCE = new TxnLineSerializer();
 
-    /** Format of one serialized line. */
-    static final int FORMAT = 1;
+    /** Format of one serialized line: 2 appends the account (1 did not have it). */
+    static final int FORMAT = 2;
+
+    static final int FORMAT_WITHOUT_ACCOUNT = 1;
 
     @Override
     public boolean isImmutableType() {
@@ -54,13 +56,17 @@ public final class TxnLineSerializer extends TypeSerializerSingleton<TxnLine> {
         out.writeUTF(line.assetType());
         out.writeUTF(line.asset());
         BigDecSerializer.INSTANCE.serialize(line.amount(), out);
+        out.writeBoolean(line.account() != null);
+        if (line.account() != null) {
+            out.writeUTF(line.account());
+        }
     }
 
     @Override
     public TxnLine deserialize(DataInputView in) throws IOException {
         int format = in.readUnsignedByte();
-        if (format != FORMAT) {
-            throw new IOException("unknown TxnLine format " + format + " (this build reads 1)");
+        if (format != FORMAT && format != FORMAT_WITHOUT_ACCOUNT) {
+            throw new IOException("unknown TxnLine format " + format + " (this build reads 1, 2)");
         }
         String assetType = in.readUTF();
         String asset = in.readUTF();
@@ -68,7 +74,8 @@ public final class TxnLineSerializer extends TypeSerializerSingleton<TxnLine> {
         if (amount == null) {
             throw new IOException("TxnLine without an amount");
         }
-        return new TxnLine(assetType, asset, amount);
+        String account = format == FORMAT && in.readBoolean() ? in.readUTF() : null;
+        return new TxnLine(account, assetType, asset, amount);
     }
 
     @Override

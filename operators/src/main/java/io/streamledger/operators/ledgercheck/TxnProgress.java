@@ -12,7 +12,13 @@ public class TxnProgress {
     public int lineCount;
 
     public long firstEventTimeMillis;
+
+    /**
+     * The pending timer: the event-time deadline while undecided, the processing-time end of the
+     * retention once decided (older savepoints: a processing-time deadline, honoured once).
+     */
     public long timerAt;
+
     public boolean decided;
 
     public TxnProgress() {}

@@ -28,8 +28,29 @@ public class PostingOutcome {
     /** The fill's execution time: the deterministic day of a rejection's break batch. */
     private long executedAtMillis;
 
+    /** A replayed fill's dead-letter reason and requested version (see {@link TradeFill}). */
+    private String replayReason;
+
+    private long replayVersion;
+
     /** For Flink's POJO serializer. */
     public PostingOutcome() {}
+
+    public String getReplayReason() {
+        return replayReason;
+    }
+
+    public void setReplayReason(String replayReason) {
+        this.replayReason = replayReason;
+    }
+
+    public long getReplayVersion() {
+        return replayVersion;
+    }
+
+    public void setReplayVersion(long replayVersion) {
+        this.replayVersion = replayVersion;
+    }
 
     public PostingOutcome(
             String eventId,
@@ -156,6 +177,8 @@ public class PostingOutcome {
                         atMillis);
         o.setPayload(TradeFills.toJson(fill));
         o.setExecutedAtMillis(fill.getExecutedAtMillis());
+        o.setReplayReason(fill.getReplayReason());
+        o.setReplayVersion(fill.getReplayVersion());
         return o;
     }
 

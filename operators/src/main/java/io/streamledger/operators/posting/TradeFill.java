@@ -1,5 +1,6 @@
 package io.streamledger.operators.posting;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -31,8 +32,41 @@ public class TradeFill {
     /** The account's execution sequence (1 for its first fill); 0 on fills stamped before it. */
     private long accountExecSeq;
 
+    /**
+     * On a fill re-injected from the dead-letter table (CS08 replay): the entry's reason and the
+     * version its replay was requested at; null / 0 on fills from the stream. Not part of the
+     * fill's JSON.
+     */
+    private String replayReason;
+
+    private long replayVersion;
+
     /** For Flink's POJO serializer. */
     public TradeFill() {}
+
+    @JsonIgnore
+    public String getReplayReason() {
+        return replayReason;
+    }
+
+    public void setReplayReason(String replayReason) {
+        this.replayReason = replayReason;
+    }
+
+    @JsonIgnore
+    public long getReplayVersion() {
+        return replayVersion;
+    }
+
+    public void setReplayVersion(long replayVersion) {
+        this.replayVersion = replayVersion;
+    }
+
+    /** Whether this fill is a replay of a dead-letter entry. */
+    @JsonIgnore
+    public boolean isReplay() {
+        return replayReason != null;
+    }
 
     /** The Flink key: fills of one account are posted one after another. */
     public String accountKey() {

@@ -4,6 +4,7 @@ import io.streamledger.model.change.Operation;
 import io.streamledger.operators.ledgercheck.AuthorityControlCheck;
 import io.streamledger.operators.ledgercheck.FactKind;
 import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
+import io.streamledger.operators.ledgercheck.LedgerCheckState;
 import io.streamledger.operators.ledgercheck.LedgerFact;
 import io.streamledger.operators.ledgercheck.TransactionBalanceCheck;
 import io.streamledger.operators.recon.BreakRecord;
@@ -39,6 +40,7 @@ public final class LedgerCheckBenchmark {
         txn.open();
         auth.open();
         var bean = ManagementFactory.getThreadMXBean();
+        long watermark = 0;
         for (int round = 0; round < 2; round++) { // round 0 warms up the JIT
             long cpu0 = bean.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
@@ -54,7 +56,10 @@ public final class LedgerCheckBenchmark {
                 LedgerFact p2 = posting(id, 2, "HOUSE-" + round, amt.negate());
                 txn.processElement(p1, 0);
                 txn.processElement(p2, 0);
-                auth.processElement(p1, 0);
+                var totals = txn.getSideOutput(LedgerCheckState.TXN_TOTALS);
+                for (var t = totals.poll(); t != null; t = totals.poll()) {
+                    auth.processElement(t.getValue(), 0);
+                }
                 auth.processElement(
                         authority(
                                 "R" + round + "C" + a,
@@ -65,11 +70,10 @@ public final class LedgerCheckBenchmark {
                         0);
                 facts += 4;
                 if (i % 10_000 == 0) {
-                    auth.setProcessingTime(
-                            auth.getProcessingTime() + 2_000); // decide control pairs
+                    auth.processWatermark(watermark += 20_000); // fires the decided pairs' timers
                 }
             }
-            auth.setProcessingTime(auth.getProcessingTime() + 10_000);
+            auth.processWatermark(watermark += 1_000_000);
             double secs = (System.nanoTime() - t0) / 1e9;
             double cpu = (bean.getCurrentThreadCpuTime() - cpu0) / 1e9;
             System.out.printf(

@@ -1,7 +1,7 @@
 package io.streamledger.operators.ledgercheck;
 
 import static io.streamledger.operators.ledgercheck.Facts.authority;
-import static io.streamledger.operators.ledgercheck.Facts.posting;
+import static io.streamledger.operators.ledgercheck.Facts.total;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.model.change.Operation;
@@ -59,24 +59,23 @@ class AuthorityControlCheckTest {
         h = open(null);
         // version 1 before its posting, version 2 after its posting
         h.processElement(authority("A", "USD", 0, 1, "0", "100.00", "0", "100.00", "x1"), 0);
-        h.processElement(posting("x1", 1, 2, "A", "USD", "100.00"), 0);
-        h.processElement(posting("x2", 2, 2, "A", "USD", "-30.5"), 0);
+        h.processElement(total("x1", "A", "USD", "100.00", "1,"), 0);
+        h.processElement(total("x2", "A", "USD", "-30.5", "2,"), 0);
         h.processElement(authority("A", "USD", 1, 2, "100.00", "69.50", "10", "59.50", "x2"), 0);
-        h.setProcessingTime(SLA);
+        h.processWatermark(SLA);
         assertThat(breaks()).isEmpty();
         // only the version cursor is left
         assertThat(h.numKeyedStateEntries()).isEqualTo(1);
-        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test
     void postedDeltaDifferentFromPostingsIsAControlTotalBreak() throws Exception {
         h = open(null);
-        h.processElement(posting("x1", 1, 2, "A", "USD", "100.00"), 0);
-        h.processElement(authority("A", "USD", 0, 1, "0", "90.00", "0", "90.00", "x1"), 0);
-        h.setProcessingTime(SLA - 1);
+        h.processElement(total("x1", "A", "USD", "100.00", "1,"), 0);
         assertThat(breaks()).isEmpty();
-        h.setProcessingTime(SLA);
+        // the version and the complete transaction are both in: decided at once, no clock involved
+        h.processElement(authority("A", "USD", 0, 1, "0", "90.00", "0", "90.00", "x1"), 0);
         assertThat(reasons()).containsExactly("CONTROL_TOTAL_MISMATCH");
         BreakRecord b = breaks().get(0);
         assertThat(b.getBreakId()).isEqualTo("CONTROL_TOTAL_MISMATCH:t1/A/CASH/USD:x1");
@@ -89,11 +88,40 @@ class AuthorityControlCheckTest {
     @Test
     void postingsNoVersionAccountedForBreakAtSla() throws Exception {
         h = open(null);
-        h.processElement(posting("x9", 1, 2, "A", "USD", "5"), 0);
-        h.processElement(posting("x9", 1, 2, "A", "USD", "5"), 0); // duplicate delivery
-        h.setProcessingTime(SLA);
+        h.processElement(total("x9", "A", "USD", "5", "1,"), 0);
+        h.processElement(total("x9", "A", "USD", "5", "1,"), 0); // duplicate delivery
+        h.setProcessingTime(100 * SLA); // the wall clock alone decides nothing
+        h.processWatermark(SLA - 1);
+        assertThat(breaks()).isEmpty();
+        h.processWatermark(SLA);
         assertThat(reasons()).containsExactly("POSTING_WITHOUT_AUTHORITY");
         assertThat(breaks().get(0).getEvidence()).contains("\"postingSum\":\"5\"");
+    }
+
+    @Test
+    void aSideArrivingBehindTheWatermarkGetsItsLatenessFromTheWatermark() throws Exception {
+        h = open(null);
+        h.processWatermark(5 * SLA); // a caught-up stream, then an old record of a lagging shard
+        h.processElement(total("x7", "A", "USD", "5", "1,"), 0);
+        h.processWatermark(6 * SLA - 1);
+        assertThat(breaks()).isEmpty();
+        h.processElement(authority("A", "USD", 0, 1, "0", "5", "0", "5", "x7"), 0);
+        h.processWatermark(7 * SLA);
+        assertThat(breaks()).isEmpty();
+    }
+
+    @Test
+    void aMissingVersionWaitsForTheWatermarkNotTheWallClock() throws Exception {
+        h = open(null);
+        h.processElement(authority("A", "USD", 0, 1, "0", "0", "0", "0", "r1"), 1_000);
+        h.processElement(authority("A", "USD", 2, 3, "0", "0", "0", "0", "r3"), 2_000);
+        h.setProcessingTime(100 * SLA);
+        h.processWatermark(2_000 + SLA - 1);
+        assertThat(breaks()).isEmpty();
+        h.processElement(authority("A", "USD", 1, 2, "0", "0", "0", "0", "r2"), 1_500);
+        h.processWatermark(3 * SLA);
+        assertThat(breaks()).isEmpty();
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test
@@ -113,10 +141,10 @@ class AuthorityControlCheckTest {
         h.processElement(authority("A", "USD", 2, 3, "0", "0", "0", "0", "r3"), 0);
         h.processElement(authority("A", "USD", 1, 2, "0", "0", "0", "0", "r2"), 0);
         h.processElement(authority("A", "USD", 1, 2, "0", "0", "0", "0", "r2"), 0); // duplicate
-        h.setProcessingTime(SLA);
+        h.processWatermark(SLA);
         assertThat(breaks()).isEmpty();
         assertThat(h.numKeyedStateEntries()).isEqualTo(1);
-        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test
@@ -125,16 +153,16 @@ class AuthorityControlCheckTest {
         h.processElement(authority("A", "USD", 0, 1, "0", "0", "0", "0", "r1"), 0);
         h.processElement(authority("A", "USD", 2, 3, "0", "0", "0", "0", "r3"), 0);
         h.processElement(authority("A", "USD", 3, 4, "0", "0", "0", "0", "r4"), 0);
-        h.setProcessingTime(SLA);
+        h.processWatermark(SLA);
         assertThat(reasons()).containsExactly("AUTHORITY_VERSION_GAP");
         assertThat(breaks().get(0).getBreakId())
                 .isEqualTo("AUTHORITY_VERSION_GAP:t1/A/CASH/USD:V:2");
         // the cursor moved past the gap: version 5 applies in order
         h.processElement(authority("A", "USD", 4, 5, "0", "0", "0", "0", "r5"), 0);
-        h.setProcessingTime(3 * SLA);
+        h.processWatermark(3 * SLA);
         assertThat(breaks()).hasSize(1);
         assertThat(h.numKeyedStateEntries()).isEqualTo(1);
-        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 
     @Test
@@ -167,11 +195,11 @@ class AuthorityControlCheckTest {
         OperatorSubtaskState snap = h.snapshot(1, 1);
         h.close();
         h = open(snap);
-        h.processElement(posting("x1", 1, 2, "A", "USD", "7"), 0);
+        h.processElement(total("x1", "A", "USD", "7", "1,"), 0);
         h.processElement(authority("A", "USD", 1, 2, "7", "7", "0", "7", "r2"), 0);
-        h.setProcessingTime(2 * SLA);
+        h.processWatermark(2 * SLA);
         assertThat(breaks()).isEmpty();
         assertThat(h.numKeyedStateEntries()).isEqualTo(1);
-        assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
     }
 }

@@ -32,6 +32,11 @@ final class Facts {
         return f;
     }
 
+    /** The balance check's total of a decided transaction on one cash account. */
+    static LedgerFact total(String txn, String account, String ccy, String sum, String lines) {
+        return LedgerFact.total(T, txn, account, "CASH", ccy, sum, lines, true, EVENT_TIME);
+    }
+
     static LedgerFact authority(
             String account,
             String ccy,

@@ -97,21 +97,62 @@ class TransactionBalanceCheckTest {
     @Test
     void incompleteAtSlaIsABreakNamingTheMissingLines() throws Exception {
         h = harness();
-        h.setProcessingTime(1_000);
-        h.processElement(posting("x4", 1, 3, "A", "USD", "10"), 0);
-        h.processElement(posting("x4", 3, 3, "B", "USD", "-10"), 0);
-        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis() - 1);
+        h.processElement(posting("x4", 1, 3, "A", "USD", "10"), 1_000);
+        h.processElement(posting("x4", 3, 3, "B", "USD", "-10"), 1_000);
+        h.setProcessingTime(100 * CONFIG.txnSlaMillis()); // a lagging line: wall clock alone
+        h.processWatermark(1_000 + CONFIG.txnSlaMillis() - 1);
         assertThat(breaks()).isEmpty();
-        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis());
+        h.processWatermark(1_000 + CONFIG.txnSlaMillis());
         List<BreakRecord> out = breaks();
         assertThat(out).extracting(BreakRecord::getReason).containsExactly("TXN_INCOMPLETE");
         assertThat(out.get(0).getEvidence())
                 .contains("\"lineCount\":\"3\"")
                 .contains("\"linesSeen\":\"2\"")
                 .contains("1=CASH:USD|10;3=CASH:USD|-10");
-        h.setProcessingTime(1_000 + CONFIG.txnSlaMillis() + CONFIG.doneRetentionMillis());
+        h.setProcessingTime(101 * CONFIG.txnSlaMillis() + CONFIG.doneRetentionMillis());
         assertThat(h.numKeyedStateEntries()).isZero();
         assertThat(h.numProcessingTimeTimers()).isZero();
+        assertThat(h.numEventTimeTimers()).isZero();
+    }
+
+    @Test
+    void aLineArrivingBehindTheWatermarkIsNotIncompleteAtOnce() throws Exception {
+        h = harness();
+        h.processWatermark(50_000); // caught up on one shard, a backlog record of another
+        h.processElement(posting("x11", 1, 2, "A", "USD", "10"), 1_000);
+        h.processWatermark(50_000 + CONFIG.txnSlaMillis() - 1);
+        h.processElement(posting("x11", 2, 2, "B", "USD", "-10"), 1_000);
+        h.processWatermark(50_000 + 2 * CONFIG.txnSlaMillis());
+        assertThat(breaks()).isEmpty();
+    }
+
+    @Test
+    void aDecidedTransactionHandsItsTotalsPerAccountAndAssetToTheAuthorityCheck() throws Exception {
+        h = harness();
+        h.processElement(posting("x12", 1, 3, "A", "USD", "100.00"), 0);
+        h.processElement(posting("x12", 2, 3, "B", "USD", "-40.00"), 0);
+        h.processElement(posting("x12", 3, 3, "B", "USD", "-60.00"), 0);
+        List<String> totals =
+                h.getSideOutput(LedgerCheckState.TXN_TOTALS).stream()
+                        .map(r -> r.getValue())
+                        .map(
+                                f ->
+                                        f.kind
+                                                + " "
+                                                + f.authorityKey()
+                                                + " "
+                                                + f.txnId
+                                                + " "
+                                                + f.amount
+                                                + " "
+                                                + f.lines
+                                                + " "
+                                                + f.complete)
+                        .toList();
+        assertThat(totals)
+                .containsExactly(
+                        "TXN_TOTAL t1/A/CASH/USD x12 100.00 1, true",
+                        "TXN_TOTAL t1/B/CASH/USD x12 -100.00 2,3, true");
     }
 
     @Test
@@ -120,7 +161,7 @@ class TransactionBalanceCheckTest {
         h.processElement(posting("x5", 1, 0, "A", "USD", "10"), 0);
         h.processElement(posting("x5", 2, 0, "B", "USD", "-10"), 0);
         h.processElement(posting("x6", 1, 0, "A", "USD", "10"), 0);
-        h.setProcessingTime(CONFIG.txnSlaMillis());
+        h.processWatermark(CONFIG.txnSlaMillis());
         assertThat(breaks())
                 .extracting(BreakRecord::getBreakId)
                 .containsExactly("TXN_UNBALANCED:t1:x6");

@@ -30,13 +30,31 @@ class TxnLineSerializerTest {
     }
 
     @Test
+    void theAccountRoundTripsAndTheFormerFormatReadsWithoutIt() throws IOException {
+        TxnLine l = new TxnLine("ACC-1", "CASH", "USD", new BigDecimal("5.00"));
+        assertThat(TxnLineSerializer.INSTANCE.deserialize(new DataInputDeserializer(bytes(l))))
+                .isEqualTo(l);
+        DataOutputSerializer v1 = new DataOutputSerializer(64);
+        v1.writeByte(1);
+        v1.writeUTF("CASH");
+        v1.writeUTF("USD");
+        org.apache.flink.api.common.typeutils.base.BigDecSerializer.INSTANCE.serialize(
+                new BigDecimal("5.00"), v1);
+        TxnLine old =
+                TxnLineSerializer.INSTANCE.deserialize(
+                        new DataInputDeserializer(v1.getCopyOfBuffer()));
+        assertThat(old.account()).isNull();
+        assertThat(old.sameAs(l)).isTrue();
+    }
+
+    @Test
     void anUnknownFormatByteIsRejected() throws IOException {
         byte[] b = bytes(new TxnLine("SEC", "AAPL", BigDecimal.ONE));
-        b[0] = 2;
+        b[0] = 3;
         assertThatThrownBy(
                         () -> TxnLineSerializer.INSTANCE.deserialize(new DataInputDeserializer(b)))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("unknown TxnLine format 2");
+                .hasMessageContaining("unknown TxnLine format 3");
     }
 
     @Test

@@ -73,6 +73,7 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
         private final Counter written;
         private final Counter repeats;
         private final Counter rejectedFills;
+        private final Counter replayFailed;
         private final Map<String, Counter> byCode = new HashMap<>();
 
         Writer(MetricGroup metrics) {
@@ -80,6 +81,7 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
             written = group.counter("written");
             repeats = group.counter("repeats");
             rejectedFills = group.counter("reason.REJECTED_FILL");
+            replayFailed = group.counter("replayFailed");
         }
 
         @Override
@@ -93,6 +95,19 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
                                 rejections.breakOf(o));
                 (repeat ? repeats : written).inc();
                 rejectedFills.inc();
+                if (o.getReplayReason() != null) {
+                    // a replayed fill rejected again: its entry goes back to the open queue
+                    rejections.settleReplay(
+                            ddb,
+                            retrying,
+                            o.getTenant(),
+                            o.getEventId(),
+                            o.getReplayReason(),
+                            o.getReplayVersion(),
+                            false,
+                            o.getReason());
+                    replayFailed.inc();
+                }
                 byCode.computeIfAbsent(
                                 String.valueOf(o.reasonCode()), c -> group.counter("rejected." + c))
                         .inc();

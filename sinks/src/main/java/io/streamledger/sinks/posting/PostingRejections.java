@@ -5,7 +5,10 @@ import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.aws.retry.Retrying;
+import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
@@ -13,6 +16,7 @@ import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.operators.recon.Evidence;
 import io.streamledger.sinks.breaks.BreakWrites;
 import java.io.Serializable;
+import java.time.Instant;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
@@ -126,6 +130,53 @@ public record PostingRejections(String job, String deadLetterTable, BreakWrites 
             }
         }
         return r.hasAttributes() && r.attributes().containsKey(DeadLetterItems.A_ATTEMPTS);
+    }
+
+    /** The entry of a fill set aside for {@code reason} (replays name theirs). */
+    public DeadLetterKey key(String tenant, String eventId, DeadLetterReason reason) {
+        return new DeadLetterKey(
+                tenant, job, reason.name(), DeadLetterIds.of(job, origin(eventId)));
+    }
+
+    /**
+     * Settles the dead-letter entry a replayed fill came from: REPLAY_REQUESTED → REPLAYED when it
+     * posted (or was already posted), → OPEN (back in the operators' queue, its attempts already
+     * bumped by {@link #write}) when it was set aside again. Conditional on the requested version,
+     * so a second copy of one replay changes nothing.
+     *
+     * @return false if the entry had moved on (a repeat of this replay)
+     */
+    public boolean settleReplay(
+            DynamoDbClient ddb,
+            Retrying retrying,
+            String tenant,
+            String eventId,
+            String replayReason,
+            long replayVersion,
+            boolean posted,
+            String note) {
+        DeadLetterStatus to = posted ? DeadLetterStatus.REPLAYED : DeadLetterStatus.OPEN;
+        try {
+            retrying.call(
+                    () ->
+                            ddb.updateItem(
+                                    DeadLetterItems.transition(
+                                            deadLetterTable,
+                                            key(tenant, eventId, DeadLetterReason.of(replayReason)),
+                                            DeadLetterStatus.REPLAY_REQUESTED,
+                                            replayVersion,
+                                            to,
+                                            posted ? "REPLAYED" : "REPLAY_FAILED",
+                                            "job:" + job,
+                                            note,
+                                            Instant.now())));
+            return true;
+        } catch (RuntimeException e) {
+            if (DynamoDbErrorClassifier.classify(e) != ErrorClass.CONDITION_FAILED) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private static String aggregateKey(String accountId) {

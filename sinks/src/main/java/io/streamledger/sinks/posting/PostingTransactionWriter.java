@@ -93,6 +93,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private final Counter failures;
     private final Counter counterReads;
     private final Counter quarantined;
+    private final Counter replayed;
+    private final Counter replayDuplicates;
+    private final Counter replayFailed;
     private final MetricGroup group;
     private final Map<String, Counter> rejectedByCode = new ConcurrentHashMap<>();
     private final Map<DeadLetterReason, Counter> deadLettered = new ConcurrentHashMap<>();
@@ -132,6 +135,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         failures = g.counter("failures");
         counterReads = g.counter("counterReads");
         quarantined = g.counter("quarantined");
+        replayed = g.counter("replayed");
+        replayDuplicates = g.counter("replayDuplicates");
+        replayFailed = g.counter("replayFailed");
         g.gauge("inFlight", inFlight::size);
     }
 
@@ -146,6 +152,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         Runnable start =
                 () ->
                         postSafely(fill)
+                                .thenCompose(outcome -> settleReplay(fill, outcome))
                                 .orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
                                 .whenComplete(
                                         (outcome, error) -> {
@@ -341,6 +348,38 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                     count(DeadLetterReason.QUARANTINED);
                     PostingOutcome o = outcome(fill, txnId, PostingStatus.QUARANTINED, attempts, 0);
                     o.setReason(PostingErrors.describe(error));
+                    return o;
+                });
+    }
+
+    /**
+     * A replayed fill that posted, or had been posted already (a counted no-op at its receipt),
+     * marks its dead-letter entry REPLAYED; one set aside again sends it back to OPEN.
+     */
+    private CompletableFuture<PostingOutcome> settleReplay(TradeFill fill, PostingOutcome o) {
+        if (!fill.isReplay()) {
+            return CompletableFuture.completedFuture(o);
+        }
+        boolean posted =
+                o.getStatus() == PostingStatus.APPLIED || o.getStatus() == PostingStatus.DUPLICATE;
+        PostingRejections r = settings.rejections();
+        return setAside(
+                () -> {
+                    r.settleReplay(
+                            setAsideClient(),
+                            setAsideRetrying,
+                            fill.getTenant(),
+                            fill.getEventId(),
+                            fill.getReplayReason(),
+                            fill.getReplayVersion(),
+                            posted,
+                            posted ? o.getStatus().name() : o.getReason());
+                    (posted
+                                    ? o.getStatus() == PostingStatus.APPLIED
+                                            ? replayed
+                                            : replayDuplicates
+                                    : replayFailed)
+                            .inc();
                     return o;
                 });
     }

@@ -2,7 +2,10 @@ package io.streamledger.stack.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.deadletter.DeadLetterReader;
+import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.config.TableProvisioner;
@@ -12,7 +15,10 @@ import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.local.fault.FaultKind;
 import io.streamledger.local.fault.FaultRule;
 import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
@@ -155,14 +161,7 @@ class PostingPoisonPillITCase {
         Workload w = new Workload(17, 2, 3, 2, 30, 3);
         String poisoned = w.fills.get(w.fills.size() / 2).event().eventId();
         admit(w);
-        // every posting transaction of that one fill fails with a 500; all else is served
-        stack.endpoint
-                .faults()
-                .add(
-                        FaultRule.of(FaultKind.INTERNAL_ERROR)
-                                .operation("TransactWriteItems")
-                                .table(stack.table(Tables.LEDGER))
-                                .contains(poisoned));
+        failEveryPostingOf(poisoned);
 
         JobClient job = runPostingJob(Map.of());
         awaitEveryFillSettled(job, w);
@@ -179,6 +178,149 @@ class PostingPoisonPillITCase {
         Set<String> posted = receipts();
         assertThat(posted).hasSize(w.fills.size() - 1).doesNotContain(poisoned);
         assertThat(stack.scan(stack.table(Tables.RECONCILIATION))).as("no break").isEmpty();
+    }
+
+    /**
+     * CS08 replay through the job's own input: a quarantined fill replayed while its cause persists
+     * returns to OPEN with attempts + 1; replayed after the cause is fixed it posts exactly once
+     * and its entry is REPLAYED; an entry whose fill had been posted meanwhile replays as a counted
+     * no-op (DUPLICATE at the receipt).
+     */
+    @Test
+    void replayedDeadLettersGoBackThroughTheJobAndPostExactlyOnce(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Workload w = new Workload(19, 2, 3, 2, 30, 3);
+        Workload.Fill poisonedFill = w.fills.get(w.fills.size() / 2);
+        String poisoned = poisonedFill.event().eventId();
+        admit(w);
+        FaultRule fault = failEveryPostingOf(poisoned);
+        String tenants =
+                w.fills.stream()
+                        .map(Workload.Fill::tenant)
+                        .distinct()
+                        .collect(Collectors.joining(";"));
+        JobClient job =
+                runPostingJob(
+                        Map.of(
+                                JobOptions.REPLAY_TENANTS.key(),
+                                tenants,
+                                JobOptions.REPLAY_POLL_INTERVAL.key(),
+                                "200 ms"));
+        awaitEveryFillSettled(job, w);
+        DeadLetterKey quarantined = entryKey(poisonedFill, DeadLetterReason.QUARANTINED);
+        try {
+            // the cause persists: the replay fails again and the entry is back in the open queue
+            requestReplay(quarantined, 1);
+            DeadLetterView failed =
+                    awaitEntry(quarantined, v -> v.status() == DeadLetterStatus.OPEN);
+            assertThat(failed.attempts()).isEqualTo(2);
+            assertThat(failed.history())
+                    .extracting(DeadLetterView.Change::action)
+                    .containsExactly("REPLAY", "REPLAY_FAILED");
+            assertThat(receipts()).doesNotContain(poisoned);
+
+            // the cause fixed: the replay posts the fill once
+            assertThat(stack.endpoint.faults().remove(fault.id())).isTrue();
+            requestReplay(quarantined, failed.version());
+            DeadLetterView replayed =
+                    awaitEntry(quarantined, v -> v.status() == DeadLetterStatus.REPLAYED);
+            assertThat(replayed.history().get(replayed.history().size() - 1).note())
+                    .isEqualTo("APPLIED");
+            assertThat(receipts()).hasSize(w.fills.size()).contains(poisoned);
+            List<Map<String, AttributeValue>> rows = postingRowsOf(poisoned);
+            assertThat(rows)
+                    .isNotEmpty()
+                    .allSatisfy(
+                            r ->
+                                    assertThat(r.get(LedgerSchema.LINE_COUNT).n())
+                                            .isEqualTo(String.valueOf(rows.size())));
+
+            // an entry of a fill that is posted already: its replay is a counted no-op
+            DeadLetterKey applied = entryKey(poisonedFill, DeadLetterReason.REJECTED_FILL);
+            stack.ddb.updateItem(
+                    DeadLetterItems.upsert(
+                            stack.table(Tables.DEAD_LETTER),
+                            new DeadLetterEntry(
+                                    poisonedFill.tenant(),
+                                    PostingJob.ROLE,
+                                    "test",
+                                    DeadLetterReason.REJECTED_FILL,
+                                    "set aside although posted",
+                                    replayed.payload(),
+                                    "json",
+                                    PostingRejections.origin(poisoned),
+                                    null,
+                                    null,
+                                    0,
+                                    System.currentTimeMillis())));
+            requestReplay(applied, 1);
+            DeadLetterView noop = awaitEntry(applied, v -> v.status() == DeadLetterStatus.REPLAYED);
+            assertThat(noop.history().get(noop.history().size() - 1).note()).isEqualTo("DUPLICATE");
+            assertThat(postingRowsOf(poisoned)).hasSameSizeAs(rows);
+            assertThat(receipts()).hasSize(w.fills.size());
+        } finally {
+            if (!job.getJobStatus().get().isGloballyTerminalState()) {
+                assertNoRestart(cluster, job);
+            }
+        }
+    }
+
+    /** Every posting transaction of that one fill fails with a 500; all else is served. */
+    private FaultRule failEveryPostingOf(String eventId) {
+        return stack.endpoint
+                .faults()
+                .add(
+                        FaultRule.of(FaultKind.INTERNAL_ERROR)
+                                .operation("TransactWriteItems")
+                                .table(stack.table(Tables.LEDGER))
+                                .contains(eventId));
+    }
+
+    private static DeadLetterKey entryKey(Workload.Fill f, DeadLetterReason reason) {
+        return new DeadLetterKey(
+                f.tenant(),
+                PostingJob.ROLE,
+                reason.name(),
+                DeadLetterIds.of(PostingJob.ROLE, PostingRejections.origin(f.event().eventId())));
+    }
+
+    /** An operator's replay request (the command service's transition, done directly). */
+    private void requestReplay(DeadLetterKey key, long version) {
+        stack.ddb.updateItem(
+                DeadLetterItems.transition(
+                        stack.table(Tables.DEAD_LETTER),
+                        key,
+                        DeadLetterStatus.OPEN,
+                        version,
+                        DeadLetterStatus.REPLAY_REQUESTED,
+                        "REPLAY",
+                        "ops:test",
+                        "replay",
+                        Instant.now()));
+    }
+
+    private DeadLetterView awaitEntry(
+            DeadLetterKey key, java.util.function.Predicate<DeadLetterView> done)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        DeadLetterReader reader = new DeadLetterReader(stack.ddb, stack.table(Tables.DEAD_LETTER));
+        while (true) {
+            DeadLetterView v = reader.get(key).orElseThrow();
+            if (done.test(v)) {
+                return v;
+            }
+            assertThat(System.nanoTime()).as("entry settled: " + v).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
+    /** The posting rows a fill wrote (its event id is on each). */
+    private List<Map<String, AttributeValue>> postingRowsOf(String eventId) {
+        return stack.scan(stack.table(Tables.LEDGER)).stream()
+                .filter(i -> LedgerSchema.isPosting(i.get(Attr.SK).s()))
+                .filter(i -> i.get(LedgerSchema.EVENT_ID) != null)
+                .filter(i -> eventId.equals(i.get(LedgerSchema.EVENT_ID).s()))
+                .toList();
     }
 
     private JobClient runPostingJob(Map<String, String> extra) throws Exception {

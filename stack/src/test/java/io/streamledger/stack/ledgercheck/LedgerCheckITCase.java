@@ -3,6 +3,7 @@ package io.streamledger.stack.ledgercheck;
 import static io.streamledger.stack.recon.LedgerWriter.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.recon.BreakSinks;
@@ -75,6 +76,11 @@ class LedgerCheckITCase {
         c.set(ReconOptions.TXN_SLA, Duration.ofSeconds(2));
         c.set(ReconOptions.CONTROL_SLA, Duration.ofSeconds(2));
         c.set(ReconOptions.GAP_SLA, Duration.ofSeconds(2));
+        // the deadlines run on the watermark: once the written ledger is read, a shard quiet for 3
+        // s
+        // is caught up and lets the watermark reach the violations' deadlines
+        c.set(JobOptions.IDLE_SOURCE_TIMEOUT, Duration.ofSeconds(3));
+        c.set(JobOptions.WATERMARK_OUT_OF_ORDERNESS, Duration.ofSeconds(1));
         return c;
     }
 

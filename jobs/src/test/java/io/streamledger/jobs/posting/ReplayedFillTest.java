@@ -1,0 +1,81 @@
+package io.streamledger.jobs.posting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.operators.posting.TradeFill;
+import io.streamledger.operators.posting.TradeFills;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** CS08 replay decoding of the posting job: which entries are fills, tagged with their entry. */
+class ReplayedFillTest {
+
+    private static TradeFill fill() {
+        TradeFill f = new TradeFill();
+        f.setEventId("ev-1");
+        f.setTenant("t1");
+        f.setAccountId("ACC-1");
+        f.setQuantity(new BigDecimal("3"));
+        f.setPrice(new BigDecimal("10.50"));
+        f.setAccountExecSeq(7);
+        return f;
+    }
+
+    private static DeadLetterView entry(DeadLetterReason reason, String payload, String encoding) {
+        Instant at = Instant.parse("2026-12-01T10:00:00Z");
+        return new DeadLetterView(
+                "t1",
+                "posting",
+                "op",
+                reason,
+                "id1",
+                "detail",
+                payload,
+                encoding,
+                "event:ev-1",
+                null,
+                null,
+                0,
+                at,
+                at,
+                1,
+                DeadLetterStatus.REPLAY_REQUESTED,
+                2,
+                List.of());
+    }
+
+    @Test
+    void aRejectedOrQuarantinedFillComesBackTaggedAndItsJsonStaysTheFill() {
+        String json = TradeFills.toJson(fill());
+        TradeFill f = PostingJob.replayedFill(entry(DeadLetterReason.QUARANTINED, json, "json"));
+        assertThat(f).isEqualTo(fill());
+        assertThat(f.isReplay()).isTrue();
+        assertThat(f.getReplayReason()).isEqualTo("QUARANTINED");
+        assertThat(f.getReplayVersion()).isEqualTo(2);
+        assertThat(TradeFills.toJson(f)).isEqualTo(json);
+        assertThat(PostingJob.replayedFill(entry(DeadLetterReason.REJECTED_FILL, json, "json")))
+                .extracting(TradeFill::getReplayReason)
+                .isEqualTo("REJECTED_FILL");
+    }
+
+    @Test
+    void entriesThatAreNoFillsAreNotReinjectable() {
+        assertThatThrownBy(
+                        () ->
+                                PostingJob.replayedFill(
+                                        entry(DeadLetterReason.UNPARSEABLE_RECORD, "x", "utf-8")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("UNPARSEABLE_RECORD");
+        assertThatThrownBy(
+                        () ->
+                                PostingJob.replayedFill(
+                                        entry(DeadLetterReason.QUARANTINED, "{", "json")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
