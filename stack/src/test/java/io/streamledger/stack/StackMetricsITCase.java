@@ -106,6 +106,13 @@ class StackMetricsITCase {
                                                             "ap=\"AP07\"")
                                                     .isEmpty()
                                             && !series(lines, "_gate_applied").isEmpty()
+                                            // the counter read comes first; wait for a posting
+                                            && !series(
+                                                            lines,
+                                                            "consumed_write_units_total",
+                                                            "ap=\"AP10\"",
+                                                            "route=\"IDX10\"")
+                                                    .isEmpty()
                                             && !series(lines, "_posting_applied").isEmpty());
             series(jobs, "streamledger_dynamodb_").stream()
                     .limit(5)
