@@ -3,6 +3,7 @@ package io.streamledger.stack;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -18,7 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 /**
  * Reads the stack's tables after a run and checks the ledger and view invariants the summary
  * reports: balanced transactions per currency/asset (CS11, AP10), one inbox receipt per posted fill
- * (AP09), and Portfolio rows equal to the AP12 authorities they project (AP07/AP13).
+ * (AP09), Portfolio rows equal to the AP12 authorities they project (AP07/AP13), and the orders'
+ * AP12 reservations by state.
  */
 final class LedgerAudit {
 
@@ -40,7 +42,8 @@ final class LedgerAudit {
             long trades,
             Map<String, Long> breaksByReason,
             Map<String, Long> deadLettersByReason,
-            Map<String, Long> rejectedByReason) {
+            Map<String, Long> rejectedByReason,
+            Map<String, Long> reservationsByState) {
 
         boolean viewMatchesAuthority() {
             return authorities == portfolioRows && portfolioRowsBehind == 0;
@@ -61,9 +64,12 @@ final class LedgerAudit {
         Map<String, BigDecimal> postedByAsset = new HashMap<>();
         Map<String, BigDecimal> authorityPosted = new HashMap<>();
         long lines = 0;
+        Map<String, Long> reservations = new java.util.TreeMap<>();
         for (var item : scan(services.table(Tables.LEDGER))) {
             String sk = item.get("SK").s();
-            if (sk.startsWith("POST#")) {
+            if (LedgerSchema.isReservation(sk)) {
+                reservations.merge(item.get(LedgerSchema.RESERVATION_STATE).s(), 1L, Long::sum);
+            } else if (sk.startsWith("POST#")) {
                 lines++;
                 String asset = item.get("assetType").s() + "/" + item.get("asset").s();
                 BigDecimal amount = new BigDecimal(item.get("amount").n());
@@ -153,7 +159,8 @@ final class LedgerAudit {
                 trades,
                 breaks,
                 deadLetters,
-                rejected);
+                rejected,
+                reservations);
     }
 
     /** The named rule of a rejected record: its detail reads {@code CODE: message}. */

@@ -78,7 +78,12 @@ record StackSummary(
                     routes.put(route, m);
                     StringBuilder sb = new StringBuilder();
                     BigDecimal sum = BigDecimal.ZERO;
-                    for (String id : ROUTE_AMP.get(route)) {
+                    List<String> amps = ROUTE_AMP.getOrDefault(route, List.of());
+                    if (amps.isEmpty()) {
+                        model.put(route, "no seed AMP row");
+                        return;
+                    }
+                    for (String id : amps) {
                         AmplificationRow row = contract.amplification(id).orElseThrow();
                         sb.append(sb.length() == 0 ? "" : " + ")
                                 .append(id)
@@ -239,6 +244,15 @@ record StackSummary(
                     });
         }
         b.append('\n');
+        b.append("reservations (AP12, by state): ")
+                .append(
+                        String.format(
+                                Locale.ROOT,
+                                "open %d consumed %d released %d",
+                                audit.reservationsByState().getOrDefault("OPEN", 0L),
+                                audit.reservationsByState().getOrDefault("CONSUMED", 0L),
+                                audit.reservationsByState().getOrDefault("RELEASED", 0L)))
+                .append('\n');
         b.append("breaks by origin/reason (AP15 rows in the Reconciliation table): ")
                 .append(audit.breaksByReason().isEmpty() ? "none" : audit.breaksByReason())
                 .append('\n');

@@ -40,6 +40,7 @@ final class WorkloadGenerator {
     static final String ROUTE_ORDER = "POST /v1/orders";
     static final String ROUTE_FILL = "POST /v1/orders/{id}/fills";
     static final String ROUTE_LEDGER = "POST /v1/ledger/transactions";
+    static final String ROUTE_CANCEL = "POST /v1/orders/{id}/cancel";
 
     static final List<String> SYMBOLS =
             List.of("AAPL", "MSFT", "NVDA", "AMZN", "GOOG", "META", "TSLA", "IBM", "ORCL", "INTC");
@@ -119,7 +120,7 @@ final class WorkloadGenerator {
         this.baseUrl = baseUrl;
         this.apiKeyByTenant = Map.copyOf(apiKeyByTenant);
         this.random = new Random(shape.seed());
-        for (String r : List.of(ROUTE_ORDER, ROUTE_FILL, ROUTE_LEDGER)) {
+        for (String r : List.of(ROUTE_ORDER, ROUTE_FILL, ROUTE_LEDGER, ROUTE_CANCEL)) {
             routes.put(r, new RouteStats());
         }
     }
@@ -245,6 +246,11 @@ final class WorkloadGenerator {
             BigDecimal fee = new BigDecimal(35 + random.nextInt(165)).movePointLeft(2);
             return () -> fill(o, qty, fee, "f-" + fillNo);
         }
+        if (!open.isEmpty() && roll < 60 && open.peekLast().orderId != null) {
+            // cancel the newest open order: its remaining reservation is released (AP12)
+            OpenOrder o = open.pollLast();
+            return () -> cancel(o);
+        }
         if (roll >= 92) {
             String tenant = tenants.get(random.nextInt(tenants.size()));
             String account = "ACC-" + (1 + random.nextInt(shape.accountsPerTenant()));
@@ -287,6 +293,22 @@ final class WorkloadGenerator {
                 open.addLast(o);
             } else if (o.side.equals("SELL")) {
                 unsold.merge(o.position(), o.quantity, Long::sum);
+            }
+        }
+    }
+
+    private void cancel(OpenOrder o) {
+        JsonNode r =
+                post(
+                        ROUTE_CANCEL,
+                        o.tenant,
+                        "/v1/orders/" + o.orderId + "/cancel",
+                        JSON.createObjectNode(),
+                        null);
+        if (r != null && o.side.equals("SELL")) {
+            synchronized (this) {
+                // what the cancelled sell did not sell is the account's to sell again
+                unsold.merge(o.position(), o.remaining, Long::sum);
             }
         }
     }

@@ -4,9 +4,11 @@ import io.streamledger.aws.items.Av;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ItemKey;
 import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.keys.ReservationKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingRow;
 import io.streamledger.model.ledger.PostingSequence;
+import io.streamledger.model.ledger.ReservationState;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,6 +17,7 @@ import java.util.Map;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
@@ -73,11 +76,15 @@ public final class LedgerItemCodec {
 
     /** The create-once put of a posting (postings are never updated). */
     public static TransactWriteItem postingPut(String table, PostingRow r) {
+        return createOnce(table, posting(r));
+    }
+
+    private static TransactWriteItem createOnce(String table, Map<String, AttributeValue> item) {
         return TransactWriteItem.builder()
                 .put(
                         Put.builder()
                                 .tableName(table)
-                                .item(posting(r))
+                                .item(item)
                                 .conditionExpression("attribute_not_exists(#pk)")
                                 .expressionAttributeNames(Map.of("#pk", Attr.PK))
                                 .build())
@@ -125,6 +132,7 @@ public final class LedgerItemCodec {
             AuthorityKey key,
             BigDecimal posted,
             BigDecimal reserved,
+            BigDecimal pending,
             BigDecimal available,
             long version,
             Map<String, BigDecimal> reservations,
@@ -137,6 +145,9 @@ public final class LedgerItemCodec {
         item.put(LedgerSchema.ASSET, Av.s(key.asset()));
         item.put(LedgerSchema.POSTED, Av.n(posted));
         item.put(LedgerSchema.RESERVED, Av.n(reserved));
+        if (pending.signum() != 0) {
+            item.put(LedgerSchema.PENDING, Av.n(pending));
+        }
         item.put(LedgerSchema.AVAILABLE, Av.n(available));
         item.put(LedgerSchema.VERSION, Av.n(version));
         Map<String, AttributeValue> res = new HashMap<>();
@@ -170,6 +181,22 @@ public final class LedgerItemCodec {
      */
     public static TransactWriteItem authorityAdd(
             String table, AuthorityKey key, BigDecimal delta, String txnId, Instant now) {
+        return authorityAdd(table, key, delta, BigDecimal.ZERO, txnId, now);
+    }
+
+    /**
+     * AP12 posting of {@code delta} that also settles {@code settledPending}, the amount the fill's
+     * admission recorded as pending on this authority: ADD posted :delta, pending -:settled,
+     * available :(delta - settled). It runs in the posting transaction beside the inbox receipt, so
+     * the pending amount moves to posted exactly once.
+     */
+    public static TransactWriteItem authorityAdd(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            BigDecimal settledPending,
+            String txnId,
+            Instant now) {
         Map<String, String> names = new HashMap<>();
         names.put("#pk", Attr.PK);
         names.put("#tenant", LedgerSchema.TENANT);
@@ -192,6 +219,14 @@ public final class LedgerItemCodec {
         values.put(":zero", Av.n(BigDecimal.ZERO));
         values.put(":d", Av.n(delta));
         values.put(":one", Av.n(1));
+        String add = " ADD #posted :d, #avail :d, #ver :one";
+        if (settledPending.signum() != 0) {
+            names.put("#pending", LedgerSchema.PENDING);
+            values.put(":d", Av.n(delta.subtract(settledPending)));
+            values.put(":pd", Av.n(delta));
+            values.put(":ps", Av.n(settledPending.negate()));
+            add = " ADD #posted :pd, #pending :ps, #avail :d, #ver :one";
+        }
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
@@ -201,8 +236,217 @@ public final class LedgerItemCodec {
                                         "SET #tenant = :tenant, #acct = :acct, #atype = :atype,"
                                                 + " #asset = :asset, #txn = :txn, #upd = :upd,"
                                                 + " #reserved = if_not_exists(#reserved, :zero)"
-                                                + " ADD #posted :d, #avail :d, #ver :one")
+                                                + add)
                                 .conditionExpression("attribute_not_exists(#pk) OR #atype = :atype")
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .build())
+                .build();
+    }
+
+    /** A new OPEN reservation of {@code amount} of {@code authority}'s asset for one order. */
+    public static Map<String, AttributeValue> reservation(
+            ReservationKey key, AuthorityKey authority, BigDecimal amount, Instant at) {
+        Map<String, AttributeValue> item = new HashMap<>(key(key));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.ACCOUNT, Av.s(key.account()));
+        item.put(LedgerSchema.ORDER_ID, Av.s(key.orderId()));
+        item.put(LedgerSchema.ASSET_TYPE, Av.s(authority.kind().name()));
+        item.put(LedgerSchema.ASSET, Av.s(authority.asset()));
+        item.put(LedgerSchema.AMOUNT, Av.n(amount));
+        item.put(LedgerSchema.CONSUMED, Av.n(BigDecimal.ZERO));
+        item.put(LedgerSchema.RESERVATION_STATE, Av.s(ReservationState.OPEN.name()));
+        item.put(LedgerSchema.VERSION, Av.n(1));
+        item.put(LedgerSchema.CREATED_AT, Av.s(at.toString()));
+        item.put(LedgerSchema.UPDATED_AT, Av.s(at.toString()));
+        return item;
+    }
+
+    /** Creates a reservation item; fails if the order already holds one. */
+    public static TransactWriteItem reservationCreate(
+            String table, Map<String, AttributeValue> item) {
+        return createOnce(table, item);
+    }
+
+    /**
+     * AP12 hold without a read: ADD {@code amount} to reserved, subtract it from available and bump
+     * the version, on the condition that available already covers it. The condition, not a prior
+     * read, is the guarantee: concurrent holds serialise on the item and each sees the previous
+     * one's available. A missing authority has nothing available. An overdraft-exempt account
+     * ({@code enforce} false) is held without that condition (its authority is created if absent).
+     * The old item is returned on failure, so the caller can state what was available.
+     */
+    public static TransactWriteItem authorityHold(
+            String table,
+            AuthorityKey key,
+            BigDecimal amount,
+            boolean enforce,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                amount,
+                enforce ? "#avail >= :d" : "attribute_not_exists(#pk) OR #atype = :atype",
+                ref,
+                now);
+    }
+
+    /** AP12 release: returns {@code amount} from reserved to available on an existing authority. */
+    public static TransactWriteItem authorityRelease(
+            String table, AuthorityKey key, BigDecimal amount, String ref, Instant now) {
+        return authorityReservedDelta(table, key, amount.negate(), "#reserved >= :neg", ref, now);
+    }
+
+    /**
+     * AP12 effect of an admitted fill: {@code released} leaves reserved and {@code pending}
+     * (signed: bought quantity in, sold quantity or spent cash out) is recorded until the fill is
+     * posted, so available moves by {@code released + pending} at once and never waits for the
+     * posting job. With nothing released the authority is created if absent (a first purchase of a
+     * security).
+     */
+    public static TransactWriteItem authorityConsume(
+            String table,
+            AuthorityKey key,
+            BigDecimal released,
+            BigDecimal pending,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(
+                table,
+                key,
+                released.negate(),
+                pending,
+                released.signum() == 0
+                        ? "attribute_not_exists(#pk) OR #atype = :atype"
+                        : "#reserved >= :neg",
+                ref,
+                now);
+    }
+
+    private static TransactWriteItem authorityReservedDelta(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            String condition,
+            String ref,
+            Instant now) {
+        return authorityReservedDelta(table, key, delta, BigDecimal.ZERO, condition, ref, now);
+    }
+
+    private static TransactWriteItem authorityReservedDelta(
+            String table,
+            AuthorityKey key,
+            BigDecimal delta,
+            BigDecimal pending,
+            String condition,
+            String ref,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#reserved", LedgerSchema.RESERVED);
+        names.put("#avail", LedgerSchema.AVAILABLE);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#txn", LedgerSchema.LAST_TXN_ID);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        if (condition.contains("#pk")) {
+            names.put("#pk", Attr.PK);
+        }
+        names.put("#tenant", LedgerSchema.TENANT);
+        names.put("#acct", LedgerSchema.ACCOUNT);
+        names.put("#atype", LedgerSchema.ASSET_TYPE);
+        names.put("#asset", LedgerSchema.ASSET);
+        names.put("#posted", LedgerSchema.POSTED);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":tenant", Av.s(key.tenant()));
+        values.put(":acct", Av.s(key.account()));
+        values.put(":atype", Av.s(key.kind().name()));
+        values.put(":asset", Av.s(key.asset()));
+        values.put(":zero", Av.n(BigDecimal.ZERO));
+        values.put(":d", Av.n(delta));
+        values.put(":neg", Av.n(delta.negate()));
+        values.put(":one", Av.n(1));
+        values.put(":txn", Av.s(ref));
+        values.put(":upd", Av.s(now.toString()));
+        String add = " ADD #reserved :d, #avail :neg, #ver :one";
+        if (pending.signum() != 0) {
+            names.put("#pending", LedgerSchema.PENDING);
+            values.put(":pend", Av.n(pending));
+            values.put(":avd", Av.n(pending.subtract(delta)));
+            add = " ADD #reserved :d, #pending :pend, #avail :avd, #ver :one";
+            if (!condition.contains(":neg")) {
+                values.remove(":neg"); // DynamoDB refuses unused expression values
+            }
+        }
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #txn = :txn, #upd = :upd, #tenant = :tenant,"
+                                                + " #acct = :acct, #atype = :atype,"
+                                                + " #asset = :asset,"
+                                                + " #posted = if_not_exists(#posted, :zero)"
+                                                + add)
+                                .conditionExpression(condition)
+                                .expressionAttributeNames(names)
+                                .expressionAttributeValues(values)
+                                .returnValuesOnConditionCheckFailure(
+                                        ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                                .build())
+                .build();
+    }
+
+    /**
+     * Closes an OPEN reservation: state → {@code to}, {@code released} records what went back to
+     * available, version + 1, on the condition that it is still OPEN at {@code expectedVersion}.
+     */
+    public static TransactWriteItem reservationClose(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        return reservationConsume(table, key, expectedVersion, BigDecimal.ZERO, to, released, now);
+    }
+
+    /**
+     * Consumes {@code consumed} of an OPEN reservation for one fill; a completing fill also
+     * releases the rest ({@code to} = CONSUMED, {@code released} = what went back to available).
+     * Conditional on the version it was read at and on still being OPEN.
+     */
+    public static TransactWriteItem reservationConsume(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            BigDecimal consumed,
+            ReservationState to,
+            BigDecimal released,
+            Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#state", LedgerSchema.RESERVATION_STATE);
+        names.put("#cons", LedgerSchema.CONSUMED);
+        names.put("#rel", LedgerSchema.RELEASED);
+        names.put("#ver", LedgerSchema.VERSION);
+        names.put("#upd", LedgerSchema.UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":to", Av.s(to.name()));
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":c", Av.n(consumed));
+        values.put(":rel", Av.n(released));
+        values.put(":v", Av.n(expectedVersion));
+        values.put(":next", Av.n(expectedVersion + 1));
+        values.put(":upd", Av.s(now.toString()));
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(table)
+                                .key(key(key))
+                                .updateExpression(
+                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd"
+                                                + " ADD #cons :c")
+                                .conditionExpression("#state = :open AND #ver = :v")
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
                                 .build())

@@ -8,16 +8,33 @@ public class ApiException extends RuntimeException {
     private final int status;
     private final String code;
     private final Map<String, String> headers;
+    private final Map<String, String> details;
 
     public ApiException(int status, String code, String message) {
         this(status, code, message, Map.of());
     }
 
     public ApiException(int status, String code, String message, Map<String, String> headers) {
+        this(status, code, message, headers, Map.of());
+    }
+
+    private ApiException(
+            int status,
+            String code,
+            String message,
+            Map<String, String> headers,
+            Map<String, String> details) {
         super(message);
         this.status = status;
         this.code = code;
         this.headers = Map.copyOf(headers);
+        this.details = new java.util.TreeMap<>(details);
+    }
+
+    /** A 422 whose error body also carries the given fields (e.g. available and required). */
+    public static ApiException unprocessable(
+            String code, String message, Map<String, String> details) {
+        return new ApiException(422, code, message, Map.of(), details);
     }
 
     public static ApiException badRequest(String code, String message) {
@@ -46,5 +63,10 @@ public class ApiException extends RuntimeException {
 
     public Map<String, String> headers() {
         return headers;
+    }
+
+    /** Extra fields of the error body, in name order. */
+    public Map<String, String> details() {
+        return java.util.Collections.unmodifiableMap(details);
     }
 }

@@ -9,10 +9,20 @@ public final class ErrorBodies {
     private ErrorBodies() {}
 
     public static String json(String code, String message) {
+        return json(code, message, java.util.Map.of());
+    }
+
+    /** The body of a rejection, with its details beside code and message. */
+    public static String json(ApiException e) {
+        return json(e.code(), e.getMessage(), e.details());
+    }
+
+    private static String json(String code, String message, java.util.Map<String, String> details) {
         ObjectNode root = StrictJson.MAPPER.createObjectNode();
         ObjectNode err = root.putObject("error");
         err.put("code", code);
         err.put("message", message);
+        details.forEach(err::put);
         try {
             return StrictJson.MAPPER.writeValueAsString(root);
         } catch (JsonProcessingException e) {

@@ -123,6 +123,11 @@ public final class Fields {
         return value;
     }
 
+    /** An optional enum field; {@code absent} when the field is not given. */
+    public <E extends Enum<E>> E optionalEnum(String field, Class<E> type, E absent) {
+        return optional(field) == null ? absent : enumValue(field, type);
+    }
+
     public <E extends Enum<E>> E enumValue(String field, Class<E> type) {
         String s = text(field);
         for (E e : type.getEnumConstants()) {

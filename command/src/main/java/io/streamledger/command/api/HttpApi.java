@@ -47,7 +47,8 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.ledger.LedgerService ledger,
             io.streamledger.command.ledger.BalanceQueries balances,
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
-            io.streamledger.command.ops.DeadLetterRepository deadLetters) {
+            io.streamledger.command.ops.DeadLetterRepository deadLetters,
+            io.streamledger.command.orders.CancelService cancels) {
 
         /** Without the ops routes. */
         public Services(
@@ -58,7 +59,7 @@ public final class HttpApi implements AutoCloseable {
                 io.streamledger.command.ledger.LedgerService ledger,
                 io.streamledger.command.ledger.BalanceQueries balances,
                 io.streamledger.command.portfolio.PortfolioQueries portfolio) {
-            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null);
+            this(orders, orderQueries, fills, trades, ledger, balances, portfolio, null, null);
         }
     }
 
@@ -73,6 +74,7 @@ public final class HttpApi implements AutoCloseable {
         authenticate(app, auth);
         app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
         registerIfPresent(s.orders(), HttpApi::orderRoutes);
+        registerIfPresent(s.cancels(), HttpApi::cancelRoutes);
         registerIfPresent(s.orderQueries(), HttpApi::orderQueryRoutes);
         registerIfPresent(s.fills(), HttpApi::fillRoutes);
         registerIfPresent(s.trades(), HttpApi::tradeRoutes);
@@ -349,6 +351,21 @@ public final class HttpApi implements AutoCloseable {
                 });
     }
 
+    /** POST /v1/orders/{id}/cancel and …/expire (CS04/CS11: release the remaining reservation). */
+    private static void cancelRoutes(
+            Javalin app, io.streamledger.command.orders.CancelService cancels) {
+        app.post(
+                "/v1/orders/{id}/cancel",
+                ctx ->
+                        writeOutcome(
+                                ctx, cancels.cancel(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+        app.post(
+                "/v1/orders/{id}/expire",
+                ctx ->
+                        writeOutcome(
+                                ctx, cancels.expire(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+    }
+
     /** GET one order and an account's orders (AP01/AP03). */
     private static void orderQueryRoutes(Javalin app, OrderQueries orderQueries) {
         app.get(
@@ -462,6 +479,36 @@ public final class HttpApi implements AutoCloseable {
                         writeRead(
                                 ctx,
                                 balances.balances(tenant(ctx), ctx.pathParam("a"), meter(ctx))));
+        // AP11: the account-month statement (merged buckets, one cursor) and its summary
+        app.get(
+                "/v1/accounts/{a}/ledger",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("month", "asset", "limit", "cursor"));
+                    writeRead(
+                            ctx,
+                            balances.statements()
+                                    .page(
+                                            tenant(ctx),
+                                            ctx.pathParam("a"),
+                                            ctx.queryParam("month"),
+                                            ctx.queryParam("asset"),
+                                            limit(ctx),
+                                            ctx.queryParam("cursor"),
+                                            meter(ctx)));
+                });
+        app.get(
+                "/v1/accounts/{a}/ledger/summary",
+                ctx -> {
+                    onlyParams(ctx, java.util.Set.of("month"));
+                    writeRead(
+                            ctx,
+                            balances.statements()
+                                    .summary(
+                                            tenant(ctx),
+                                            ctx.pathParam("a"),
+                                            ctx.queryParam("month"),
+                                            meter(ctx)));
+                });
     }
 
     /** GET an account's AP07 portfolio view. */
@@ -492,7 +539,7 @@ public final class HttpApi implements AutoCloseable {
                     capacityHeader(ctx);
                     ctx.status(e.status())
                             .contentType("application/json")
-                            .result(ErrorBodies.json(e.code(), e.getMessage()));
+                            .result(ErrorBodies.json(e));
                 });
         app.exception(
                 Exception.class,

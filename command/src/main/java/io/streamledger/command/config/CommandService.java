@@ -18,6 +18,8 @@ import io.streamledger.command.ledger.BalanceQueries;
 import io.streamledger.command.ledger.LedgerRules;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
+import io.streamledger.command.orders.CancelService;
+import io.streamledger.command.orders.FillReservation;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
@@ -41,6 +43,7 @@ public final class CommandService {
     private final OrderService orders;
     private final OrderQueries orderQueries;
     private final FillService fills;
+    private final CancelService cancels;
     private final TradeQueries trades;
     private final LedgerService ledger;
     private final BalanceQueries balances;
@@ -59,14 +62,20 @@ public final class CommandService {
                         config.retention(),
                         config.repairIndexOnClaim());
         this.executor = new IdempotentExecutor(store, config.repairDelay());
-        this.orders = new OrderService(ddb, tables, executor);
+        LedgerRules rules =
+                new LedgerRules(config.overdraftExemptPrefixes(), config.ledgerBucketPostings());
+        this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
         this.orderQueries = new OrderQueries(ddb, tables);
-        this.fills = new FillService(ddb, tables, executor);
+        this.fills =
+                new FillService(
+                        ddb,
+                        tables,
+                        executor,
+                        new FillReservation(ddb, tables, config.buyingPower()));
+        this.cancels = new CancelService(ddb, tables, executor);
         this.trades = new TradeQueries(ddb, tables);
-        this.ledger =
-                new LedgerService(
-                        ddb, tables, executor, new LedgerRules(config.overdraftExemptPrefixes()));
-        this.balances = new BalanceQueries(ddb, tables);
+        this.ledger = new LedgerService(ddb, tables, executor, rules);
+        this.balances = new BalanceQueries(ddb, tables, config.clock());
         this.portfolio = new PortfolioQueries(ddb, tables);
     }
 
@@ -124,7 +133,8 @@ public final class CommandService {
                         new io.streamledger.command.ops.DeadLetterRepository(
                                 ddb.client(),
                                 tables.naming().physicalName(Tables.DEAD_LETTER),
-                                config.clock())));
+                                config.clock()),
+                        cancels));
     }
 
     public ServiceConfig config() {
@@ -153,6 +163,10 @@ public final class CommandService {
 
     public FillService fills() {
         return fills;
+    }
+
+    public CancelService cancels() {
+        return cancels;
     }
 
     public LedgerService ledger() {

@@ -1,5 +1,7 @@
 package io.streamledger.command.config;
 
+import io.streamledger.model.ledger.BuyingPowerPolicy;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +16,8 @@ import java.util.Set;
  * @param repairDelay how soon a REPAIR_REQUIRED record becomes due for the repair worker
  * @param repairIndexOnClaim whether an IN_PROGRESS claim is already in the IDX19 repair queue
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
+ * @param buyingPower what an order reserves at admission (AP12)
+ * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -22,7 +26,9 @@ public record ServiceConfig(
         Duration retention,
         Duration repairDelay,
         boolean repairIndexOnClaim,
-        Set<String> overdraftExemptPrefixes) {
+        Set<String> overdraftExemptPrefixes,
+        BuyingPowerPolicy buyingPower,
+        long ledgerBucketPostings) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -32,7 +38,9 @@ public record ServiceConfig(
                 Duration.ofDays(30),
                 Duration.ofSeconds(2),
                 true,
-                Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES));
+                Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
+                BuyingPowerPolicy.DEFAULT,
+                PostingSequence.MAX_POSTINGS_PER_BUCKET);
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -43,7 +51,9 @@ public record ServiceConfig(
                 retention,
                 repairDelay,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes);
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -54,12 +64,22 @@ public record ServiceConfig(
                 retention,
                 repairDelay,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes);
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
         return new ServiceConfig(
-                tablePrefix, clock, lease, retention, repairDelay, b, overdraftExemptPrefixes);
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                b,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -70,6 +90,47 @@ public record ServiceConfig(
                 retention,
                 d,
                 repairIndexOnClaim,
-                overdraftExemptPrefixes);
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings);
+    }
+
+    public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                p,
+                ledgerBucketPostings);
+    }
+
+    public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                Set.copyOf(prefixes),
+                buyingPower,
+                ledgerBucketPostings);
+    }
+
+    public ServiceConfig withLedgerBucketPostings(long n) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                n);
     }
 }

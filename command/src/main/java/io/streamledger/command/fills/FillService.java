@@ -19,6 +19,7 @@ import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
+import io.streamledger.command.orders.FillReservation;
 import io.streamledger.command.orders.OrderItems;
 import io.streamledger.command.orders.OrderStatus;
 import io.streamledger.command.outbox.OutboxItems;
@@ -62,17 +63,22 @@ public final class FillService {
     private static final int TX_ORDER = 1;
     private static final int TX_REQUEST = 3;
     private static final int TX_EXEC_SEQ = 4;
+    // the reservation's consumption follows the fixed actions (see withReservation)
+    private static final int TX_RESERVATION = 5;
 
     private final Ddb ddb;
     private final TableNames tables;
     private final IdempotentExecutor executor;
+    private final FillReservation reservations;
     private final RetryPolicy versionBackoff =
             RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
-    public FillService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
+    public FillService(
+            Ddb ddb, TableNames tables, IdempotentExecutor executor, FillReservation reservations) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
+        this.reservations = reservations;
     }
 
     public IdempotentExecutor.Outcome fill(
@@ -110,7 +116,8 @@ public final class FillService {
             OrderSnapshot order = readOrder(claim.tenant(), cmd.orderId(), meter);
             FillAmounts amounts = guard(cmd, order);
             long execSeq = readExecSeq(claim.tenant(), order.accountId(), meter);
-            FillPlan plan = plan(claim, cmd, order, amounts, execSeq);
+            FillReservation.Consumption consumption = consumption(claim, order, amounts, meter);
+            FillPlan plan = plan(claim, cmd, order, amounts, execSeq, consumption);
             if (write(claim, plan, round, meter)) {
                 return plan.response();
             }
@@ -133,7 +140,8 @@ public final class FillService {
             OrderStatus status,
             long version,
             BigDecimal remaining,
-            BigDecimal filled) {}
+            BigDecimal filled,
+            long expiresAtMs) {}
 
     /** The fill's amounts, checked against the order's instrument and currency. */
     private record FillAmounts(Quantity quantity, Money price, Money fee) {}
@@ -189,7 +197,8 @@ public final class FillService {
                 OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS)),
                 Av.lng(order, OrderItems.A_VERSION, 0),
                 Av.dec(order, OrderItems.A_REMAINING),
-                Av.dec(order, OrderItems.A_FILLED));
+                Av.dec(order, OrderItems.A_FILLED),
+                Av.lng(order, OrderItems.A_EXPIRES_AT_MS, 0));
     }
 
     /** Flat guards: amounts valid for the order, order fillable, no overfill (CS04). */
@@ -201,6 +210,17 @@ public final class FillService {
             throw ApiException.unprocessable(
                     "ORDER_NOT_FILLABLE",
                     "order '" + cmd.orderId() + "' is " + order.status() + " and accepts no fills");
+        }
+        if (order.expiresAtMs() > 0 && cmd.executedAt().toEpochMilli() >= order.expiresAtMs()) {
+            // a DAY order ends at its session close: no later execution belongs to it
+            throw ApiException.unprocessable(
+                    "ORDER_EXPIRED",
+                    "order '"
+                            + cmd.orderId()
+                            + "' expired at "
+                            + java.time.Instant.ofEpochMilli(order.expiresAtMs())
+                            + "; the fill executed at "
+                            + cmd.executedAt());
         }
         if (qty.value().compareTo(order.remaining()) > 0) {
             throw ApiException.unprocessable(
@@ -222,7 +242,8 @@ public final class FillService {
             FillCommand cmd,
             OrderSnapshot order,
             FillAmounts amounts,
-            long previousExecSeq) {
+            long previousExecSeq,
+            FillReservation.Consumption consumption) {
         String tenant = claim.tenant();
         Quantity qty = amounts.quantity();
         BigDecimal newRemaining = order.remaining().subtract(qty.value());
@@ -259,22 +280,25 @@ public final class FillService {
         o.put("remainingQuantity", newRemaining.toPlainString());
         o.put("version", newVersion);
         DurableResponse response = new DurableResponse(201, StrictJson.write(body));
-        OutboxEvent event = tradeExecuted(claim, trade, amounts, newStatus, newVersion, now);
+        OutboxEvent event =
+                tradeExecuted(claim, trade, amounts, newStatus, newVersion, now, consumption);
         List<TransactWriteItem> tx =
-                List.of(
-                        Tx.createPut(tables.execution(), tradeItem),
-                        orderAdvance(
-                                tenant,
-                                order,
-                                qty.value(),
-                                newFilled,
-                                newRemaining,
-                                newStatus,
-                                newVersion,
-                                now),
-                        OutboxItems.createPut(tables.context(), tenant, event),
-                        executor.store().completionPut(claim, response),
-                        execSeqAdvance(tenant, order.accountId(), previousExecSeq));
+                new java.util.ArrayList<>(
+                        List.of(
+                                Tx.createPut(tables.execution(), tradeItem),
+                                orderAdvance(
+                                        tenant,
+                                        order,
+                                        qty.value(),
+                                        newFilled,
+                                        newRemaining,
+                                        newStatus,
+                                        newVersion,
+                                        now),
+                                OutboxItems.createPut(tables.context(), tenant, event),
+                                executor.store().completionPut(claim, response),
+                                execSeqAdvance(tenant, order.accountId(), previousExecSeq)));
+        tx.addAll(consumption.writes()); // from TX_RESERVATION on
         return new FillPlan(trade, response, tx);
     }
 
@@ -284,8 +308,10 @@ public final class FillService {
             FillAmounts amounts,
             OrderStatus newStatus,
             long newVersion,
-            Instant now) {
+            Instant now,
+            FillReservation.Consumption consumption) {
         String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
+        Payloads payload = new Payloads();
         return new OutboxEvent(
                 eventId,
                 "Order",
@@ -296,8 +322,7 @@ public final class FillService {
                 now,
                 claim.owner(),
                 claim.requestKey(),
-                new Payloads()
-                        .s("tenant", claim.tenant())
+                payload.s("tenant", claim.tenant())
                         .s("tradeId", trade.tradeId())
                         .s("fillId", trade.fillId())
                         .s("orderId", trade.orderId())
@@ -313,7 +338,29 @@ public final class FillService {
                         .n("orderVersion", newVersion)
                         .s("orderStatus", newStatus.name())
                         .n(Attr.ACCOUNT_EXEC_SEQ, trade.accountExecSeq())
+                        .n(Attr.PENDING_CASH, consumption.pendingCash())
+                        .n(Attr.PENDING_QUANTITY, consumption.pendingQuantity())
                         .build());
+    }
+
+    /** The AP12 consumption of the order's reservation (none without an open reservation). */
+    private FillReservation.Consumption consumption(
+            Claim claim, OrderSnapshot order, FillAmounts amounts, CapacityMeter meter) {
+        return reservations.consume(
+                claim.tenant(),
+                order.accountId(),
+                order.orderId(),
+                order.side(),
+                order.symbol(),
+                amounts.quantity().value(),
+                amounts.price(),
+                amounts.fee(),
+                order.remaining().compareTo(amounts.quantity().value()) == 0,
+                executor.store()
+                        .clock()
+                        .instant()
+                        .truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                meter);
     }
 
     /** One transaction; false when another fill advanced the order first (re-read and retry). */
@@ -332,7 +379,8 @@ public final class FillService {
                                 + " exists but its request is not complete");
             }
             if (Tx.conditionFailed(e.cancellationReasons(), TX_ORDER)
-                    || Tx.conditionFailed(e.cancellationReasons(), TX_EXEC_SEQ)) {
+                    || Tx.conditionFailed(e.cancellationReasons(), TX_EXEC_SEQ)
+                    || Tx.conditionFailed(e.cancellationReasons(), TX_RESERVATION)) {
                 return false;
             }
             throw e;

@@ -139,9 +139,7 @@ public final class IdempotentExecutor {
                 throw rejection;
             }
             DurableResponse response =
-                    new DurableResponse(
-                            rejection.status(),
-                            ErrorBodies.json(rejection.code(), rejection.getMessage()));
+                    new DurableResponse(rejection.status(), ErrorBodies.json(rejection));
             if (store.completeAlone(claim, response, meter)) {
                 return new Outcome(response, false);
             }

@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * One AP12 authority item (IDX11, {@code AUTH#CASH#ccy} / {@code AUTH#SEC#symbol}): posted,
- * reserved and available with a version; open reservations are held on the item so a reservation
- * and the balance it blocks change in one conditional write.
+ * reserved, pending (admitted fills not yet posted) and available = posted + pending - reserved
+ * with a version; the legacy ledger-API reservations are held on the item so a reservation and the
+ * balance it blocks change in one conditional write.
  */
 public record Authority(
         String tenant,
@@ -22,6 +23,7 @@ public record Authority(
         Asset asset,
         BigDecimal posted,
         BigDecimal reserved,
+        BigDecimal pending,
         BigDecimal available,
         long version,
         Map<String, BigDecimal> reservations) {
@@ -35,6 +37,7 @@ public record Authority(
                 tenant,
                 accountId,
                 asset,
+                BigDecimal.ZERO,
                 BigDecimal.ZERO,
                 BigDecimal.ZERO,
                 BigDecimal.ZERO,
@@ -58,17 +61,32 @@ public record Authority(
                 asset,
                 Av.dec(item, LedgerSchema.POSTED),
                 Av.dec(item, LedgerSchema.RESERVED),
+                item.containsKey(LedgerSchema.PENDING)
+                        ? Av.dec(item, LedgerSchema.PENDING)
+                        : BigDecimal.ZERO,
                 Av.dec(item, LedgerSchema.AVAILABLE),
                 Av.lng(item, LedgerSchema.VERSION, 0),
                 res);
     }
 
-    /** The next state: posted/reserved change by the deltas, available = posted - reserved. */
+    /**
+     * The next state: posted/reserved change by the deltas, pending stays, available = posted +
+     * pending - reserved.
+     */
     public Authority next(
             BigDecimal postedDelta, BigDecimal reservedDelta, Map<String, BigDecimal> res) {
         BigDecimal p = posted.add(postedDelta);
         BigDecimal r = reserved.add(reservedDelta);
-        return new Authority(tenant, accountId, asset, p, r, p.subtract(r), version + 1, res);
+        return new Authority(
+                tenant,
+                accountId,
+                asset,
+                p,
+                r,
+                pending,
+                p.add(pending).subtract(r),
+                version + 1,
+                res);
     }
 
     /** Versioned write: creation when absent, compare-and-set on the version otherwise. */
@@ -80,6 +98,7 @@ public record Authority(
                         asset.authorityKey(tenant, accountId),
                         posted,
                         reserved,
+                        pending,
                         available,
                         version,
                         reservations,
@@ -94,6 +113,7 @@ public record Authority(
         o.put(asset.viewField(), asset.code());
         o.put("posted", asset.format(posted));
         o.put("reserved", asset.format(reserved));
+        o.put("pending", asset.format(pending));
         o.put("available", asset.format(available));
         o.put("version", version);
         return o;

@@ -15,7 +15,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
-/** GET /v1/accounts/{a}/balances: the AP12 authority items (IDX11), read strongly. */
+/**
+ * GET /v1/accounts/{a}/balances: the AP12 authority items (IDX11), read strongly; the account's
+ * AP11 statement reads are {@link #statements()}.
+ */
 public final class BalanceQueries {
 
     /** Authorities per page; an account holds one per asset, so most reads take one page. */
@@ -24,15 +27,38 @@ public final class BalanceQueries {
     private final Ddb ddb;
     private final TableNames tables;
 
+    private final java.time.Clock clock;
+
     public BalanceQueries(Ddb ddb, TableNames tables) {
+        this(ddb, tables, java.time.Clock.systemUTC());
+    }
+
+    public BalanceQueries(Ddb ddb, TableNames tables, java.time.Clock clock) {
         this.ddb = ddb.ap("AP12");
         this.tables = tables;
+        this.clock = clock;
+    }
+
+    /** The AP11 statement and month summary of an account. */
+    public StatementQueries statements() {
+        return new StatementQueries(ddb.ap("AP11"), tables, clock);
     }
 
     public ObjectNode balances(String tenant, String accountId, CapacityMeter meter) {
         Fields.checkId("account id", accountId);
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         ArrayNode out = body.putArray("balances");
+        for (Authority a : authorities(tenant, accountId, meter)) {
+            out.add(a.view());
+        }
+        body.put("consistency", "strong");
+        return body;
+    }
+
+    /** Every AP12 authority of the account (cash, then securities), read strongly. */
+    public java.util.List<Authority> authorities(
+            String tenant, String accountId, CapacityMeter meter) {
+        java.util.List<Authority> out = new java.util.ArrayList<>();
         for (String prefix :
                 new String[] {
                     LedgerSchema.CASH_AUTHORITY_SK_PREFIX, LedgerSchema.SECURITY_AUTHORITY_SK_PREFIX
@@ -58,7 +84,7 @@ public final class BalanceQueries {
                                         .exclusiveStartKey(start),
                                 meter);
                 for (Map<String, AttributeValue> item : r.items()) {
-                    out.add(Authority.from(tenant, item).view());
+                    out.add(Authority.from(tenant, item));
                 }
                 start =
                         r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
@@ -66,7 +92,6 @@ public final class BalanceQueries {
                                 : null;
             } while (start != null);
         }
-        body.put("consistency", "strong");
-        return body;
+        return out;
     }
 }

@@ -1,6 +1,7 @@
 package io.streamledger.command.ledger;
 
 import io.streamledger.command.api.ApiException;
+import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.math.BigDecimal;
 import java.util.List;
@@ -16,9 +17,22 @@ import java.util.TreeMap;
 public final class LedgerRules {
 
     private final Set<String> overdraftExemptPrefixes;
+    private final long bucketPostings;
 
     public LedgerRules(Set<String> overdraftExemptPrefixes) {
+        this(overdraftExemptPrefixes, PostingSequence.MAX_POSTINGS_PER_BUCKET);
+    }
+
+    /**
+     * @param bucketPostings postings per AP10 bucket before it rolls (see PostingSequence)
+     */
+    public LedgerRules(Set<String> overdraftExemptPrefixes, long bucketPostings) {
         this.overdraftExemptPrefixes = Set.copyOf(overdraftExemptPrefixes);
+        this.bucketPostings = bucketPostings;
+    }
+
+    public long bucketPostings() {
+        return bucketPostings;
     }
 
     /** Debits and credits must sum to zero for every currency and every symbol. */

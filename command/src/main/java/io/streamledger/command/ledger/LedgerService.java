@@ -221,7 +221,8 @@ public final class LedgerService {
                             after,
                             counters,
                             tables.ledger(),
-                            executor.store().table());
+                            executor.store().table(),
+                            rules.bucketPostings());
             if (write(claim, round, txn, plan, meter)) {
                 return plan.response();
             }

@@ -138,6 +138,27 @@ record LedgerTxnPlan(
             Map<String, PostingSequence.Counter> counters,
             String ledgerTable,
             String idempotencyTable) {
+        return plan(
+                txn,
+                before,
+                after,
+                counters,
+                ledgerTable,
+                idempotencyTable,
+                PostingSequence.MAX_POSTINGS_PER_BUCKET);
+    }
+
+    /**
+     * @param bucketPostings postings per AP10 bucket before it rolls
+     */
+    static LedgerTxnPlan plan(
+            Txn txn,
+            Map<AuthKey, Authority> before,
+            Map<AuthKey, Authority> after,
+            Map<String, PostingSequence.Counter> counters,
+            String ledgerTable,
+            String idempotencyTable,
+            long bucketPostings) {
         Map<String, List<PostingLine>> byAccount = txn.byAccount();
         int lineCount = txn.postings().size();
         List<TransactWriteItem> writes = new ArrayList<>();
@@ -155,7 +176,14 @@ record LedgerTxnPlan(
             }
             PostingSequence.Allocation alloc;
             try {
-                alloc = PostingSequence.allocate(account, counter, rows.size(), bytes);
+                alloc =
+                        PostingSequence.allocate(
+                                account,
+                                counter,
+                                rows.size(),
+                                bytes,
+                                PostingSequence.MAX_POSTINGS_PER_MONTH,
+                                bucketPostings);
             } catch (LedgerLimitExceeded x) {
                 throw ApiException.unprocessable(x.reason().name(), x.getMessage());
             }

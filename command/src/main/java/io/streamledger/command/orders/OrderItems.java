@@ -41,6 +41,10 @@ public final class OrderItems {
     public static final String A_UPDATED = "updatedAt";
     public static final String A_FINGERPRINT = Attr.FINGERPRINT;
     public static final String A_REQUEST_KEY = "requestKey";
+    public static final String A_TIME_IN_FORCE = "timeInForce";
+
+    /** Epoch millis of a DAY order's expiry (immutable; absent for GTC). */
+    public static final String A_EXPIRES_AT_MS = "expiresAtMs";
 
     /** Sentinel (IDX18) attributes. */
     public static final String S_ORDER_ID = Attr.ORDER_ID;
@@ -87,6 +91,11 @@ public final class OrderItems {
         item.put(A_UPDATED, Av.s(at.toString()));
         item.put(A_FINGERPRINT, Av.s(fingerprint));
         item.put(A_REQUEST_KEY, Av.s(requestKey));
+        Instant expiresAt = c.timeInForce().expiresAt(at);
+        if (expiresAt != null) {
+            item.put(A_TIME_IN_FORCE, Av.s(c.timeInForce().name()));
+            item.put(A_EXPIRES_AT_MS, Av.n(expiresAt.toEpochMilli()));
+        }
         OrderByAccountKey byAccount = Schema.orderByAccount(tenant, c.accountId(), at, orderId);
         item.put(Schema.GSI1PK, Av.s(byAccount.pk()));
         item.put(Schema.GSI1SK, Av.s(byAccount.sk()));
@@ -125,6 +134,11 @@ public final class OrderItems {
         }
         o.put("currency", ccy);
         o.put("status", Av.reqStr(item, A_STATUS));
+        long expiresAtMs = Av.lng(item, A_EXPIRES_AT_MS, 0);
+        if (expiresAtMs > 0) {
+            o.put("timeInForce", Av.reqStr(item, A_TIME_IN_FORCE));
+            o.put("expiresAt", Instant.ofEpochMilli(expiresAtMs).toString());
+        }
         o.put("version", Av.lng(item, A_VERSION, 0));
         o.put("createdAt", Av.reqStr(item, A_CREATED));
         o.put("updatedAt", Av.reqStr(item, A_UPDATED));

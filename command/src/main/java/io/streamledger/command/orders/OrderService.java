@@ -2,6 +2,7 @@ package io.streamledger.command.orders;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.aws.items.Av;
+import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
@@ -15,22 +16,32 @@ import io.streamledger.command.idempotency.DurableResponse;
 import io.streamledger.command.idempotency.Fingerprint;
 import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
+import io.streamledger.command.ledger.Asset;
 import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.command.outbox.Payloads;
 import io.streamledger.model.change.OutboxEvent;
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.ReservationKey;
+import io.streamledger.model.ledger.BuyingPowerPolicy;
+import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.order.OrderSide;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * accepted_order_v1 (CS01/CS02, AP01/AP08/AP16/AP17): the order, its client-order sentinel, the
- * OrderAccepted outbox event and the COMPLETED request record in ONE TransactWriteItems, after an
- * AP08 claim; a sentinel loser returns the existing order (same fingerprint) or 409.
+ * accepted_order_v1 (CS01/CS02/CS11, AP01/AP08/AP12/AP16/AP17): the order, its client-order
+ * sentinel, the OrderAccepted outbox event, the COMPLETED request record, the AP12 hold on the
+ * authority and the order's reservation item in ONE TransactWriteItems, after an AP08 claim; a
+ * sentinel loser returns the existing order (same fingerprint) or 409; an authority that cannot
+ * cover the hold rejects with 422 and nothing written.
  */
 public final class OrderService {
 
@@ -41,15 +52,29 @@ public final class OrderService {
     private static final int TX_SENTINEL = 1;
     private static final int TX_OUTBOX = 2;
     private static final int TX_REQUEST = 3;
+    private static final int TX_AUTHORITY = 4;
+    private static final int TX_RESERVATION = 5;
 
     private final Ddb ddb;
     private final TableNames tables;
     private final IdempotentExecutor executor;
+    private final BuyingPowerPolicy buyingPower;
+    private final Predicate<String> overdraftExempt;
 
-    public OrderService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
+    /**
+     * @param overdraftExempt accounts whose holds need not be covered (the AP12 overdraft policy)
+     */
+    public OrderService(
+            Ddb ddb,
+            TableNames tables,
+            IdempotentExecutor executor,
+            BuyingPowerPolicy buyingPower,
+            Predicate<String> overdraftExempt) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
+        this.buyingPower = buyingPower;
+        this.overdraftExempt = overdraftExempt;
     }
 
     /** POST /v1/orders. */
@@ -76,6 +101,7 @@ public final class OrderService {
         Map<String, AttributeValue> order =
                 OrderItems.newOrder(
                         tenant, orderId, cmd, now, claim.fingerprint(), claim.requestKey());
+        Hold hold = hold(tenant, cmd);
         DurableResponse response = accepted(order);
         String eventId = DeterministicIds.eventId(orderId, EVENT_ORDER_ACCEPTED, 1);
         OutboxEvent event =
@@ -98,7 +124,21 @@ public final class OrderService {
                                 OrderItems.sentinel(
                                         tenant, cmd.clientOrderId(), orderId, claim.fingerprint())),
                         OutboxItems.createPut(tables.context(), tenant, event),
-                        executor.store().completionPut(claim, response));
+                        executor.store().completionPut(claim, response),
+                        LedgerItemCodec.authorityHold(
+                                tables.ledger(),
+                                hold.authority(),
+                                hold.amount(),
+                                !overdraftExempt.test(cmd.accountId()),
+                                orderId,
+                                now),
+                        LedgerItemCodec.reservationCreate(
+                                tables.ledger(),
+                                LedgerItemCodec.reservation(
+                                        new ReservationKey(tenant, cmd.accountId(), orderId),
+                                        hold.authority(),
+                                        hold.amount(),
+                                        now)));
         try {
             ddb.ap("CS01").transact(tx, token(claim), meter);
             return response;
@@ -109,8 +149,12 @@ public final class OrderService {
             }
             if (Tx.conditionFailed(reasons, TX_SENTINEL)
                     || Tx.conditionFailed(reasons, TX_ORDER)
-                    || Tx.conditionFailed(reasons, TX_OUTBOX)) {
+                    || Tx.conditionFailed(reasons, TX_OUTBOX)
+                    || Tx.conditionFailed(reasons, TX_RESERVATION)) {
                 return fromExistingOrder(claim, cmd, meter);
+            }
+            if (Tx.conditionFailed(reasons, TX_AUTHORITY)) {
+                throw insufficient(cmd, hold, reasons.get(TX_AUTHORITY).item());
             }
             throw e;
         }
@@ -189,5 +233,59 @@ public final class OrderService {
                 .s("status", OrderStatus.ACCEPTED.name())
                 .n("version", 1)
                 .build();
+    }
+
+    /** What the order blocks: the authority and the amount (AP12, {@link BuyingPowerPolicy}). */
+    record Hold(AuthorityKey authority, BigDecimal amount) {}
+
+    Hold hold(String tenant, PlaceOrderCommand cmd) {
+        BigDecimal qty = cmd.quantity().value();
+        if (cmd.side() == OrderSide.SELL) {
+            return new Hold(AuthorityKey.security(tenant, cmd.accountId(), cmd.symbol()), qty);
+        }
+        BigDecimal price;
+        if (cmd.limitPrice() != null) {
+            price = cmd.limitPrice().amount();
+        } else {
+            price =
+                    buyingPower
+                            .collarPrice(cmd.symbol())
+                            .orElseThrow(
+                                    () ->
+                                            ApiException.unprocessable(
+                                                    "NO_REFERENCE_PRICE",
+                                                    "a MARKET BUY of "
+                                                            + cmd.symbol()
+                                                            + " cannot be funded: no reference"
+                                                            + " price is configured"));
+        }
+        return new Hold(
+                AuthorityKey.cash(tenant, cmd.accountId(), cmd.currency()),
+                buyingPower.buyReservation(price, qty, cmd.currency()));
+    }
+
+    private static ApiException insufficient(
+            PlaceOrderCommand cmd, Hold hold, Map<String, AttributeValue> authority) {
+        BigDecimal available =
+                authority == null || !authority.containsKey(LedgerSchema.AVAILABLE)
+                        ? BigDecimal.ZERO
+                        : Av.dec(authority, LedgerSchema.AVAILABLE);
+        boolean buy = cmd.side() == OrderSide.BUY;
+        Asset a = new Asset(hold.authority().kind(), hold.authority().asset());
+        String asset = a.code();
+        return ApiException.unprocessable(
+                buy ? "INSUFFICIENT_BUYING_POWER" : "INSUFFICIENT_POSITION",
+                "account '"
+                        + cmd.accountId()
+                        + "' "
+                        + asset
+                        + " available "
+                        + a.format(available)
+                        + " cannot cover the required "
+                        + a.format(hold.amount()),
+                Map.of(
+                        "asset", asset,
+                        "available", a.format(available),
+                        "required", a.format(hold.amount())));
     }
 }

@@ -19,7 +19,30 @@ public record PlaceOrderCommand(
         OrderType type,
         Quantity quantity,
         @Nullable Money limitPrice,
-        String currency) {
+        String currency,
+        TimeInForce timeInForce) {
+
+    /** A GTC order (the default time in force). */
+    public PlaceOrderCommand(
+            String clientOrderId,
+            String accountId,
+            String symbol,
+            OrderSide side,
+            OrderType type,
+            Quantity quantity,
+            @Nullable Money limitPrice,
+            String currency) {
+        this(
+                clientOrderId,
+                accountId,
+                symbol,
+                side,
+                type,
+                quantity,
+                limitPrice,
+                currency,
+                TimeInForce.GTC);
+    }
 
     public static final String OPERATION = "PlaceOrder";
     public static final int SCHEMA_VERSION = 1;
@@ -45,9 +68,18 @@ public record PlaceOrderCommand(
             throw ApiException.badRequest(
                     "INVALID_FIELD", "field 'limitPrice' must be absent for a MARKET order");
         }
+        TimeInForce timeInForce = f.optionalEnum("timeInForce", TimeInForce.class, TimeInForce.GTC);
         f.rejectUnknown();
         return new PlaceOrderCommand(
-                clientOrderId, accountId, symbol, side, type, quantity, limitPrice, currency);
+                clientOrderId,
+                accountId,
+                symbol,
+                side,
+                type,
+                quantity,
+                limitPrice,
+                currency,
+                timeInForce);
     }
 
     /** The fields that make up the fingerprint, in canonical (normalised) form. */
@@ -61,6 +93,10 @@ public record PlaceOrderCommand(
         m.put("quantity", quantity.value());
         m.put("limitPrice", limitPrice == null ? null : limitPrice.amount());
         m.put("currency", currency);
+        if (timeInForce != TimeInForce.GTC) {
+            // only when not the default: the fingerprints of GTC orders stay what they were
+            m.put("timeInForce", timeInForce);
+        }
         return m;
     }
 }

@@ -8,10 +8,12 @@ import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.command.outbox.RelayCapacity.Use;
 import io.streamledger.command.worker.BackgroundRounds;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.keys.OutboxReadyKey;
+import io.streamledger.model.table.Attr;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,8 +21,17 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -29,6 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
@@ -36,17 +48,57 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
- * The AP16 outbox relay (CS03): polls the 13 sparse READY shards (IDX17), merges them by (dueAt,
- * eventId), claims each event READY → IN_FLIGHT with owner + lease (removing the READY keys),
- * publishes it, and only as the lease owner stores the broker acknowledgement (→ COMPLETED) or
- * re-queues it with backoff (→ READY). Expired IN_FLIGHT leases are returned to READY.
+ * The AP16 outbox relay (CS03): reads the 13 sparse READY shards (IDX17) with one cursor each,
+ * merged by (dueAt, eventId), claims a window of events READY → IN_FLIGHT in parallel, publishes
+ * them in PutRecords calls that carry at most one event per aggregate (partition key = aggregate,
+ * so per-aggregate order holds under partial failures), and only as the lease owner stores each
+ * broker acknowledgement (→ COMPLETED) or re-queues the event with backoff (→ READY); a failed
+ * event's later events of the same aggregate are re-queued behind it. Expired IN_FLIGHT leases
+ * return to READY through a segmented Scan that covers the whole table; a READY event can be
+ * rescheduled (seed step 5, AMP18).
  */
 public final class OutboxRelay implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
 
-    /** Pages of the bounded expired-lease sweep per run (a limit on everything). */
-    private static final int MAX_SWEEP_PAGES = 20;
+    /** Longest lastError stored on the item. */
+    private static final int MAX_ERROR_CHARS = 500;
+
+    /**
+     * Parallelism and page sizes; the AP16 transitions do not depend on them.
+     *
+     * @param concurrency DynamoDB/Kinesis calls in flight (claims, completions, PutRecords calls)
+     * @param readyPageSize keys per READY shard Query page
+     * @param sweepSegments parallel Scan segments of the expired-lease sweep, one cursor each
+     * @param sweepPageSize items evaluated per sweep Scan page (null: DynamoDB's 1 MB pages)
+     */
+    public record Tuning(
+            int concurrency,
+            int readyPageSize,
+            int sweepSegments,
+            @Nullable Integer sweepPageSize) {
+        public Tuning {
+            if (concurrency < 1 || readyPageSize < 1 || sweepSegments < 1) {
+                throw new IllegalArgumentException("relay tuning must be positive: " + this);
+            }
+        }
+
+        public static Tuning defaults() {
+            return new Tuning(16, 500, 4, null);
+        }
+
+        public Tuning withSweepPageSize(int items) {
+            return new Tuning(concurrency, readyPageSize, sweepSegments, items);
+        }
+
+        public Tuning withReadyPageSize(int keys) {
+            return new Tuning(concurrency, keys, sweepSegments, sweepPageSize);
+        }
+
+        public Tuning withConcurrency(int calls) {
+            return new Tuning(calls, readyPageSize, sweepSegments, sweepPageSize);
+        }
+    }
 
     private final Ddb ddb;
     private final String table;
@@ -55,14 +107,24 @@ public final class OutboxRelay implements AutoCloseable {
     private final Publisher publisher;
     private final Duration lease;
     private final int batch;
+    private final Tuning tuning;
     // the relay re-queues until the event is published: the attempt count only grows the wait
     private final RetryPolicy requeueBackoff;
+    private final ExecutorService pool;
+    private final RelayCapacity capacity = new RelayCapacity();
 
     private final LongAdder claimed = new LongAdder();
     private final LongAdder claimLost = new LongAdder();
+    private final LongAdder claimErrors = new LongAdder();
+    private final LongAdder published = new LongAdder();
+    private final LongAdder publishFailed = new LongAdder();
+    private final LongAdder putCalls = new LongAdder();
+    private final LongAdder held = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder completeLost = new LongAdder();
+    private final LongAdder completeErrors = new LongAdder();
     private final LongAdder retried = new LongAdder();
+    private final LongAdder rescheduled = new LongAdder();
     private final LongAdder leasesRecovered = new LongAdder();
 
     @Nullable private BackgroundRounds rounds;
@@ -77,6 +139,34 @@ public final class OutboxRelay implements AutoCloseable {
             int batch,
             Duration baseBackoff,
             Duration maxBackoff) {
+        this(
+                ddb,
+                table,
+                owner,
+                clock,
+                publisher,
+                lease,
+                batch,
+                baseBackoff,
+                maxBackoff,
+                Tuning.defaults());
+    }
+
+    /** {@code batch}: events claimed per window (a round reads windows until nothing is due). */
+    public OutboxRelay(
+            Ddb ddb,
+            String table,
+            String owner,
+            Clock clock,
+            Publisher publisher,
+            Duration lease,
+            int batch,
+            Duration baseBackoff,
+            Duration maxBackoff,
+            Tuning tuning) {
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be positive: " + batch);
+        }
         this.ddb = ddb.ap("AP16");
         this.table = table;
         this.owner = owner;
@@ -84,7 +174,30 @@ public final class OutboxRelay implements AutoCloseable {
         this.publisher = publisher;
         this.lease = lease;
         this.batch = batch;
+        this.tuning = tuning;
         this.requeueBackoff = RetryPolicy.halfJitter(Integer.MAX_VALUE, baseBackoff, maxBackoff);
+        AtomicInteger threadNo = new AtomicInteger();
+        ThreadPoolExecutor p =
+                new ThreadPoolExecutor(
+                        tuning.concurrency(),
+                        tuning.concurrency(),
+                        30,
+                        TimeUnit.SECONDS,
+                        new LinkedBlockingQueue<>(),
+                        r -> {
+                            Thread t =
+                                    new Thread(
+                                            r,
+                                            "outbox-relay-"
+                                                    + owner
+                                                    + "-"
+                                                    + threadNo.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+        // an idle relay holds no threads
+        p.allowCoreThreadTimeOut(true);
+        this.pool = p;
     }
 
     public String owner() {
@@ -94,41 +207,56 @@ public final class OutboxRelay implements AutoCloseable {
     /** An event claimed by this relay: what completion and retry are conditioned on. */
     public record InFlight(String eventId, int attempt, Map<String, AttributeValue> item) {}
 
+    /** A claimed event with its decoded envelope and the bytes published for it. */
+    private record Claimed(InFlight f, OutboxEvent event, byte[] data, int order) {
+        long bytes() {
+            return data.length + event.aggregateId().getBytes(StandardCharsets.UTF_8).length;
+        }
+    }
+
     private Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** Due READY events across all shards, merged by (dueAt, eventId), at most {@code batch}. */
     public List<OutboxReadyKey> due() {
-        Instant now = now();
-        List<OutboxReadyKey> out = new ArrayList<>();
+        return readyCursors(now()).take(batch);
+    }
+
+    private ReadyCursors readyCursors(Instant now) {
+        // every key due at or before now sorts below "DUE#<now+1ms>#!"
+        Instant bound = now.plusMillis(1);
+        return new ReadyCursors(
+                Schema.READY_SHARDS.shardCount(),
+                (shard, start) -> readyPage(shard, bound, start),
+                pool);
+    }
+
+    private ReadyCursors.Page readyPage(
+            int shard, Instant bound, @Nullable Map<String, AttributeValue> start) {
+        String pk = Schema.readyPk(OutboxItems.SERVICE, shard);
+        String below = new OutboxReadyKey(OutboxItems.SERVICE, shard, bound, "!").sk();
         CapacityMeter meter = new CapacityMeter();
-        for (int shard = 0; shard < Schema.READY_SHARDS.shardCount(); shard++) {
-            String pk = Schema.readyPk(OutboxItems.SERVICE, shard);
-            // every key due at or before now sorts below "DUE#<now+1ms>#!"
-            String bound =
-                    new OutboxReadyKey(OutboxItems.SERVICE, shard, now.plusMillis(1), "!").sk();
-            QueryResponse r =
-                    ddb.query(
-                            QueryRequest.builder()
-                                    .tableName(table)
-                                    .indexName(Schema.READY_INDEX)
-                                    .keyConditionExpression("#pk = :pk AND #sk < :bound")
-                                    .expressionAttributeNames(
-                                            Map.of("#pk", Schema.READY_PK, "#sk", Schema.READY_SK))
-                                    .expressionAttributeValues(
-                                            Map.of(":pk", Av.s(pk), ":bound", Av.s(bound)))
-                                    .limit(batch),
-                            meter);
-            for (Map<String, AttributeValue> k : r.items()) {
-                out.add(
-                        OutboxReadyKey.parse(
-                                k.get(Schema.READY_PK).s(), k.get(Schema.READY_SK).s()));
-            }
+        QueryResponse r =
+                ddb.query(
+                        QueryRequest.builder()
+                                .tableName(table)
+                                .indexName(Schema.READY_INDEX)
+                                .keyConditionExpression("#pk = :pk AND #sk < :bound")
+                                .expressionAttributeNames(
+                                        Map.of("#pk", Schema.READY_PK, "#sk", Schema.READY_SK))
+                                .expressionAttributeValues(
+                                        Map.of(":pk", Av.s(pk), ":bound", Av.s(below)))
+                                .exclusiveStartKey(start)
+                                .limit(tuning.readyPageSize()),
+                        meter);
+        capacity.add(Use.READY_QUERY, meter);
+        List<OutboxReadyKey> keys = new ArrayList<>(r.items().size());
+        for (Map<String, AttributeValue> k : r.items()) {
+            keys.add(OutboxReadyKey.parse(k.get(Schema.READY_PK).s(), k.get(Schema.READY_SK).s()));
         }
-        out.sort(
-                Comparator.comparing(OutboxReadyKey::dueAt).thenComparing(OutboxReadyKey::eventId));
-        return out.size() > batch ? out.subList(0, batch) : out;
+        boolean more = r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty();
+        return new ReadyCursors.Page(keys, more ? r.lastEvaluatedKey() : null);
     }
 
     /** READY → IN_FLIGHT, conditionally; null when another relay claimed it first. */
@@ -151,6 +279,7 @@ public final class OutboxRelay implements AutoCloseable {
                                         Condition.notExists(OutboxItems.A_LEASE),
                                         Condition.le(OutboxItems.A_LEASE, nowMillis)))
                         .build();
+        CapacityMeter meter = new CapacityMeter();
         try {
             UpdateItemResponse r =
                     ddb.update(
@@ -159,7 +288,8 @@ public final class OutboxRelay implements AutoCloseable {
                                             .tableName(table)
                                             .key(OutboxItems.key(eventId))
                                             .returnValues(ReturnValue.ALL_NEW)),
-                            new CapacityMeter());
+                            meter);
+            capacity.add(Use.CLAIM, meter);
             claimed.increment();
             Map<String, AttributeValue> item = r.attributes();
             return new InFlight(eventId, (int) Av.lng(item, OutboxItems.A_ATTEMPT, 0), item);
@@ -173,15 +303,15 @@ public final class OutboxRelay implements AutoCloseable {
     public boolean publishAndRecord(InFlight f) {
         Publisher.Ack ack;
         try {
-            OutboxEvent event = OutboxEventCodec.fromItem(ModelAv.fromSdk(f.item()), "$");
-            ack =
-                    publisher.publish(
-                            event.aggregateId(),
-                            OutboxEventCodec.toJson(event).getBytes(StandardCharsets.UTF_8));
+            OutboxEvent event = decode(f);
+            ack = publisher.publish(event.aggregateId(), encode(event));
+            putCalls.increment();
         } catch (RuntimeException e) {
-            requeue(f, e.getClass().getSimpleName() + ": " + e.getMessage());
+            publishFailed.increment();
+            requeue(f, describe(e));
             return false;
         }
+        published.increment();
         return complete(f, ack);
     }
 
@@ -199,13 +329,15 @@ public final class OutboxRelay implements AutoCloseable {
                         .remove(OutboxItems.A_LEASE)
                         .when(inFlightOf(owner, f.attempt()))
                         .build();
+        CapacityMeter meter = new CapacityMeter();
         try {
             ddb.update(
                     update.applyTo(
                             UpdateItemRequest.builder()
                                     .tableName(table)
                                     .key(OutboxItems.key(f.eventId()))),
-                    new CapacityMeter());
+                    meter);
+            capacity.add(Use.COMPLETE, meter);
             completed.increment();
             return true;
         } catch (ConditionalCheckFailedException lost) {
@@ -218,7 +350,10 @@ public final class OutboxRelay implements AutoCloseable {
 
     /** IN_FLIGHT → READY after a failed publish, with backoff and a new dueAt. */
     public boolean requeue(InFlight f, String error) {
-        Instant due = now().plus(backoff(f.attempt()));
+        return requeue(f, now().plus(backoff(f.attempt())), error);
+    }
+
+    private boolean requeue(InFlight f, Instant due, String error) {
         return backToReady(f.eventId(), owner, f.attempt(), false, due, error);
     }
 
@@ -238,13 +373,17 @@ public final class OutboxRelay implements AutoCloseable {
                         .set(OutboxItems.A_DUE, Av.n(due.toEpochMilli()))
                         .set(
                                 OutboxItems.A_LAST_ERROR,
-                                Av.s(error.length() > 500 ? error.substring(0, 500) : error))
+                                Av.s(
+                                        error.length() > MAX_ERROR_CHARS
+                                                ? error.substring(0, MAX_ERROR_CHARS)
+                                                : error))
                         .increment(OutboxItems.A_VERSION, Av.n(1))
                         .remove(OutboxItems.A_OWNER, OutboxItems.A_LEASE)
                         .when(inFlightOf(expectedOwner, expectedAttempt));
         if (requireExpired) {
             update.when(Condition.le(OutboxItems.A_LEASE, Av.n(now().toEpochMilli())));
         }
+        CapacityMeter meter = new CapacityMeter();
         try {
             ddb.update(
                     update.build()
@@ -252,10 +391,46 @@ public final class OutboxRelay implements AutoCloseable {
                                     UpdateItemRequest.builder()
                                             .tableName(table)
                                             .key(OutboxItems.key(eventId))),
-                    new CapacityMeter());
+                    meter);
+            capacity.add(Use.REQUEUE, meter);
             retried.increment();
             return true;
         } catch (ConditionalCheckFailedException lost) {
+            return false;
+        }
+    }
+
+    /**
+     * READY → READY (seed step 5): moves a READY event to a new dueAt under the current shard map,
+     * conditioned on its state and version; the READY index key changes, so the index pays one
+     * delete and one put (AMP18). False when the event is no longer READY at that version.
+     */
+    public boolean reschedule(String eventId, long expectedVersion, Instant due) {
+        Instant at = due.truncatedTo(ChronoUnit.MILLIS);
+        OutboxReadyKey ready = Schema.ready(OutboxItems.SERVICE, at, eventId);
+        ConditionalUpdate update =
+                ConditionalUpdate.builder()
+                        .set(Schema.READY_PK, Av.s(ready.pk()))
+                        .set(Schema.READY_SK, Av.s(ready.sk()))
+                        .set(OutboxItems.A_DUE, Av.n(at.toEpochMilli()))
+                        .set(Attr.HASH_VERSION, Av.n(Schema.READY_SHARDS.hashVersion()))
+                        .set(Attr.SHARD_MAP_VERSION, Av.n(Schema.READY_SHARDS.shardMapVersion()))
+                        .increment(OutboxItems.A_VERSION, Av.n(1))
+                        .when(Condition.eq(OutboxItems.A_STATE, Av.s(OutboxState.READY.name())))
+                        .when(Condition.eq(OutboxItems.A_VERSION, Av.n(expectedVersion)))
+                        .build();
+        CapacityMeter meter = new CapacityMeter();
+        try {
+            ddb.update(
+                    update.applyTo(
+                            UpdateItemRequest.builder()
+                                    .tableName(table)
+                                    .key(OutboxItems.key(eventId))),
+                    meter);
+            capacity.add(Use.RESCHEDULE, meter);
+            rescheduled.increment();
+            return true;
+        } catch (ConditionalCheckFailedException stale) {
             return false;
         }
     }
@@ -275,37 +450,59 @@ public final class OutboxRelay implements AutoCloseable {
 
     /**
      * Expired-lease repair (seed step 4): IN_FLIGHT events whose owner's lease passed go back to
-     * READY. IN_FLIGHT items are deliberately not indexed (AMP15), so this is a bounded, paginated,
-     * filtered Scan run rarely, as the seed allows for repair.
+     * READY. IN_FLIGHT items are deliberately not indexed (AMP15), so this is a filtered Scan run
+     * rarely, as the seed allows for repair: {@code sweepSegments} parallel segments, each read to
+     * its end page by page, so the whole table is covered with one page in memory per segment.
      */
     public int recoverExpiredLeases() {
         Instant now = now();
+        int segments = tuning.sweepSegments();
+        List<CompletableFuture<Integer>> runs = new ArrayList<>(segments);
+        for (int s = 0; s < segments; s++) {
+            int segment = s;
+            runs.add(
+                    CompletableFuture.supplyAsync(
+                            () -> sweepSegment(segment, segments, now), pool));
+        }
+        int recovered = 0;
+        for (CompletableFuture<Integer> r : runs) {
+            recovered += join(r);
+        }
+        return recovered;
+    }
+
+    private int sweepSegment(int segment, int segments, Instant now) {
         int recovered = 0;
         Map<String, AttributeValue> start = null;
-        for (int page = 0; page < MAX_SWEEP_PAGES; page++) {
-            ScanResponse r =
-                    ddb.client()
-                            .scan(
-                                    ScanRequest.builder()
-                                            .tableName(table)
-                                            .filterExpression(
-                                                    "#state = :inflight AND #lease <= :now")
-                                            .expressionAttributeNames(
-                                                    Map.of(
-                                                            "#state",
-                                                            OutboxItems.A_STATE,
-                                                            "#lease",
-                                                            OutboxItems.A_LEASE))
-                                            .expressionAttributeValues(
-                                                    Map.of(
-                                                            ":inflight",
-                                                            Av.s(OutboxState.IN_FLIGHT.name()),
-                                                            ":now",
-                                                            Av.n(now.toEpochMilli())))
-                                            .exclusiveStartKey(start)
-                                            .build());
+        do {
+            ScanRequest req =
+                    ScanRequest.builder()
+                            .tableName(table)
+                            .segment(segment)
+                            .totalSegments(segments)
+                            .limit(tuning.sweepPageSize())
+                            .filterExpression("#state = :inflight AND #lease <= :now")
+                            .projectionExpression("#event, #owner, #attempt")
+                            .expressionAttributeNames(
+                                    Map.of(
+                                            "#state", OutboxItems.A_STATE,
+                                            "#lease", OutboxItems.A_LEASE,
+                                            "#event", Attr.EVENT_ID,
+                                            "#owner", OutboxItems.A_OWNER,
+                                            "#attempt", OutboxItems.A_ATTEMPT))
+                            .expressionAttributeValues(
+                                    Map.of(
+                                            ":inflight", Av.s(OutboxState.IN_FLIGHT.name()),
+                                            ":now", Av.n(now.toEpochMilli())))
+                            .exclusiveStartKey(start)
+                            .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)
+                            .build();
+            ScanResponse r = ddb.retrying().call(() -> ddb.client().scan(req));
+            CapacityMeter meter = new CapacityMeter();
+            meter.add(r.consumedCapacity());
+            capacity.add(Use.LEASE_SWEEP, meter);
             for (Map<String, AttributeValue> item : r.items()) {
-                String eventId = Av.reqStr(item, io.streamledger.model.table.Attr.EVENT_ID);
+                String eventId = Av.reqStr(item, Attr.EVENT_ID);
                 if (backToReady(
                         eventId,
                         Av.reqStr(item, OutboxItems.A_OWNER),
@@ -317,16 +514,46 @@ public final class OutboxRelay implements AutoCloseable {
                     leasesRecovered.increment();
                 }
             }
-            if (!r.hasLastEvaluatedKey() || r.lastEvaluatedKey().isEmpty()) {
-                break;
-            }
-            start = r.lastEvaluatedKey();
-        }
+            start =
+                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                            ? r.lastEvaluatedKey()
+                            : null;
+        } while (start != null);
         return recovered;
     }
 
-    /** One relay round: claim and publish up to {@code batch} due events; returns how many. */
+    /**
+     * One relay round over everything due now: windows of {@code batch} keys from the per-shard
+     * cursors, claimed in parallel, published in per-aggregate waves of PutRecords calls (several
+     * in flight), completions in parallel; returns how many events this round COMPLETED.
+     */
     public int pollOnce() {
+        ReadyCursors cursors = readyCursors(now());
+        // aggregates with an event re-queued this round -> dueAt of its last re-queued event
+        Map<String, Instant> blockedUntil = new HashMap<>();
+        List<CompletableFuture<Boolean>> completions = new ArrayList<>();
+        for (List<OutboxReadyKey> window = cursors.take(batch);
+                !window.isEmpty();
+                window = cursors.take(batch)) {
+            publishWindow(claimAll(window), blockedUntil, completions);
+        }
+        int done = 0;
+        for (CompletableFuture<Boolean> c : completions) {
+            try {
+                if (join(c)) {
+                    done++;
+                }
+            } catch (RuntimeException e) {
+                // the lease runs out and the sweep re-queues it; the publication may repeat
+                completeErrors.increment();
+                LOG.warn("outbox completion failed; the lease sweep recovers it", e);
+            }
+        }
+        return done;
+    }
+
+    /** The one-at-a-time round (claim, publish, complete per event in due order): the baseline. */
+    public int pollOnceSerially() {
         int done = 0;
         for (OutboxReadyKey k : due()) {
             InFlight f = claim(k.eventId());
@@ -337,6 +564,185 @@ public final class OutboxRelay implements AutoCloseable {
         return done;
     }
 
+    /** Claims the window in parallel; the claimed events decoded, in window order. */
+    private List<Claimed> claimAll(List<OutboxReadyKey> window) {
+        List<CompletableFuture<Claimed>> claims = new ArrayList<>(window.size());
+        for (int i = 0; i < window.size(); i++) {
+            String eventId = window.get(i).eventId();
+            int order = i;
+            claims.add(CompletableFuture.supplyAsync(() -> claimAndDecode(eventId, order), pool));
+        }
+        List<Claimed> out = new ArrayList<>(window.size());
+        for (int i = 0; i < claims.size(); i++) {
+            try {
+                Claimed c = join(claims.get(i));
+                if (c != null) {
+                    out.add(c);
+                }
+            } catch (RuntimeException e) {
+                // had it applied, the lease sweep returns it to READY
+                claimErrors.increment();
+                LOG.warn("outbox claim of {} failed", window.get(i).eventId(), e);
+            }
+        }
+        return out;
+    }
+
+    /** Claims one event and decodes it; null when not claimed or re-queued as undecodable. */
+    @Nullable
+    private Claimed claimAndDecode(String eventId, int order) {
+        InFlight f = claim(eventId);
+        if (f == null) {
+            return null;
+        }
+        try {
+            OutboxEvent event = decode(f);
+            return new Claimed(f, event, encode(event), order);
+        } catch (RuntimeException e) {
+            publishFailed.increment();
+            requeue(f, describe(e));
+            return null;
+        }
+    }
+
+    private void publishWindow(
+            List<Claimed> claimedEvents,
+            Map<String, Instant> blockedUntil,
+            List<CompletableFuture<Boolean>> completions) {
+        List<Claimed> toPublish = new ArrayList<>(claimedEvents.size());
+        for (Claimed c : claimedEvents) {
+            Instant behind = blockedUntil.get(c.event().aggregateId());
+            if (behind == null) {
+                toPublish.add(c);
+            } else {
+                // an earlier event of this aggregate failed this round: keep the order behind it
+                Instant due = behind.plusMillis(1);
+                holdBehind(c, due, "an earlier event of its aggregate was re-queued");
+                blockedUntil.put(c.event().aggregateId(), due);
+            }
+        }
+        // per aggregate: its version order, then due order
+        toPublish.sort(
+                Comparator.comparingLong((Claimed c) -> c.event().aggregateVersion())
+                        .thenComparingInt(Claimed::order));
+        PublishWaves<Claimed> waves = new PublishWaves<>(toPublish, c -> c.event().aggregateId());
+        Map<Claimed, String> errors = new IdentityHashMap<>();
+        for (List<Claimed> wave = waves.nextWave(); !wave.isEmpty(); wave = waves.nextWave()) {
+            List<List<Claimed>> calls = splitIntoCalls(wave);
+            List<CompletableFuture<List<Publisher.Result>>> inFlight =
+                    new ArrayList<>(calls.size());
+            for (List<Claimed> call : calls) {
+                inFlight.add(CompletableFuture.supplyAsync(() -> publishCall(call), pool));
+            }
+            for (int i = 0; i < calls.size(); i++) {
+                List<Claimed> call = calls.get(i);
+                List<Publisher.Result> results = join(inFlight.get(i));
+                for (int j = 0; j < call.size(); j++) {
+                    Claimed c = call.get(j);
+                    Publisher.Result r = results.get(j);
+                    waves.outcome(c, r.ok());
+                    if (r.ok()) {
+                        published.increment();
+                        Publisher.Ack ack = r.ack();
+                        completions.add(
+                                CompletableFuture.supplyAsync(() -> complete(c.f(), ack), pool));
+                    } else {
+                        publishFailed.increment();
+                        errors.put(c, r.error());
+                    }
+                }
+            }
+        }
+        for (List<Claimed> chain : waves.blocked()) {
+            Claimed head = chain.get(0);
+            Instant due = now().plus(backoff(head.f().attempt()));
+            requeue(head.f(), due, errors.getOrDefault(head, "publish failed"));
+            for (Claimed later : chain.subList(1, chain.size())) {
+                due = due.plusMillis(1);
+                holdBehind(later, due, "held behind " + head.f().eventId());
+            }
+            blockedUntil.put(head.event().aggregateId(), due);
+        }
+    }
+
+    private void holdBehind(Claimed c, Instant due, String why) {
+        held.increment();
+        requeue(c.f(), due, why);
+    }
+
+    /** Splits a wave into PutRecords calls within the record-count and byte limits. */
+    private static List<List<Claimed>> splitIntoCalls(List<Claimed> wave) {
+        List<List<Claimed>> calls = new ArrayList<>();
+        List<Claimed> current = new ArrayList<>();
+        long bytes = 0;
+        for (Claimed c : wave) {
+            if (!current.isEmpty()
+                    && (current.size() == Publisher.MAX_RECORDS_PER_CALL
+                            || bytes + c.bytes() > Publisher.MAX_BYTES_PER_CALL)) {
+                calls.add(current);
+                current = new ArrayList<>();
+                bytes = 0;
+            }
+            current.add(c);
+            bytes += c.bytes();
+        }
+        if (!current.isEmpty()) {
+            calls.add(current);
+        }
+        return calls;
+    }
+
+    /** One PutRecords call; a failure of the whole call fails each of its records. */
+    private List<Publisher.Result> publishCall(List<Claimed> call) {
+        List<Publisher.Entry> entries = new ArrayList<>(call.size());
+        for (Claimed c : call) {
+            entries.add(new Publisher.Entry(c.event().aggregateId(), c.data()));
+        }
+        putCalls.increment();
+        try {
+            List<Publisher.Result> results = publisher.publishAll(entries);
+            if (results.size() != entries.size()) {
+                throw new IllegalStateException(
+                        "publisher answered " + results.size() + " of " + entries.size());
+            }
+            return results;
+        } catch (RuntimeException e) {
+            Publisher.Result failed = Publisher.Result.failed(describe(e));
+            List<Publisher.Result> all = new ArrayList<>(call.size());
+            call.forEach(c -> all.add(failed));
+            return all;
+        }
+    }
+
+    private static OutboxEvent decode(InFlight f) {
+        return OutboxEventCodec.fromItem(ModelAv.fromSdk(f.item()), "$");
+    }
+
+    private static byte[] encode(OutboxEvent event) {
+        return OutboxEventCodec.toJson(event).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The lastError text of a failure. */
+    static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    /** Joins a future, rethrowing its failure unwrapped. */
+    static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
     /** Runs the relay in the background until {@link #close()}. */
     public OutboxRelay start(Duration pollInterval, Duration sweepInterval) {
         rounds = BackgroundRounds.start("outbox-relay-" + owner, 2);
@@ -345,7 +751,7 @@ public final class OutboxRelay implements AutoCloseable {
                 pollInterval,
                 () -> {
                     while (pollOnce() >= batch) {
-                        // a full batch: more is due, keep draining
+                        // at least a full window completed: more may have come due, go on
                     }
                 },
                 LOG,
@@ -364,15 +770,28 @@ public final class OutboxRelay implements AutoCloseable {
         if (rounds != null) {
             rounds.close();
         }
+        pool.shutdown();
+    }
+
+    /** Consumed capacity per transition so far (AMP15-AMP18). */
+    public RelayCapacity capacity() {
+        return capacity;
     }
 
     public Map<String, Long> metrics() {
         Map<String, Long> m = new java.util.LinkedHashMap<>();
         m.put("claimed", claimed.sum());
         m.put("claimLost", claimLost.sum());
+        m.put("claimErrors", claimErrors.sum());
+        m.put("published", published.sum());
+        m.put("publishFailed", publishFailed.sum());
+        m.put("putCalls", putCalls.sum());
+        m.put("held", held.sum());
         m.put("completed", completed.sum());
         m.put("completeLost", completeLost.sum());
+        m.put("completeErrors", completeErrors.sum());
         m.put("retried", retried.sum());
+        m.put("rescheduled", rescheduled.sum());
         m.put("leasesRecovered", leasesRecovered.sum());
         return m;
     }

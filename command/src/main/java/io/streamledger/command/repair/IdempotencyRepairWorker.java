@@ -163,9 +163,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
             }
             // a business rejection is the command's deterministic result
             DurableResponse response =
-                    new DurableResponse(
-                            rejection.status(),
-                            ErrorBodies.json(rejection.code(), rejection.getMessage()));
+                    new DurableResponse(rejection.status(), ErrorBodies.json(rejection));
             return store.completeAlone(claim, response, meter)
                     ? RepairOutcome.COMPLETED
                     : RepairOutcome.LEASE_LOST;

@@ -43,7 +43,11 @@ public final class AdmissionBenchmark {
             System.out.println("tables created at " + java.time.Instant.now());
             CommandService service =
                     new CommandService(
-                            client, ServiceConfig.defaults(prefix), RetryPolicy.defaults());
+                            client,
+                            // unfunded bench accounts: held without cover, same writes (AP12)
+                            ServiceConfig.defaults(prefix)
+                                    .withOverdraftExemptPrefixes(java.util.Set.of("BENCH-")),
+                            RetryPolicy.defaults());
             String key = "bench-key";
             try (HttpApi http =
                     service.http(ApiKeyAuthenticator.builder().key("bench", key).build())

@@ -35,6 +35,13 @@ class FillAdmissionITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC-F1");
+        f.fundUsd("ACC-F");
+        f.fundUsd("ACC-RACE");
+        f.fundUsd("ACC-SEQ");
+        f.fundUsd("ACC-SEQ-CU");
+        f.fundUsd("ACC-SEQ-OTHER");
     }
 
     @AfterAll

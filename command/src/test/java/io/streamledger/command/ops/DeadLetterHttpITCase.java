@@ -57,7 +57,7 @@ class DeadLetterHttpITCase {
                 new HttpApi(
                                 auth,
                                 new HttpApi.Services(
-                                        null, null, null, null, null, null, null, repo))
+                                        null, null, null, null, null, null, null, repo, null))
                         .start("127.0.0.1", 0);
         entry =
                 stack.put(

@@ -3,6 +3,7 @@ package io.streamledger.command.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.aws.items.Av;
+import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
@@ -15,6 +16,8 @@ import io.streamledger.command.outbox.OutboxItems;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
 import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.ReservationKey;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * AMP14: the measured consumed capacity (ReturnConsumedCapacity=INDEXES) of the accepted_order_v1
- * transaction equals the seed's formula applied to the real item sizes.
+ * transaction equals the seed's formula applied to the real item sizes, extended by the AP12
+ * authority hold and the order's reservation item (CS11).
  */
 class AcceptedOrderCapacityITCase {
 
@@ -37,9 +41,13 @@ class AcceptedOrderCapacityITCase {
             int outbox,
             int requestBefore,
             int requestAfter,
+            int authorityBefore,
+            int authorityAfter,
+            int reservation,
             CapacityMeter tx) {}
 
     private static Measured acceptOne(CommandFixture f, String clientOrderId) {
+        f.fundUsd("ACC-CAP");
         String body = CommandFixture.order(clientOrderId, "ACC-CAP", "100");
         PlaceOrderCommand cmd =
                 PlaceOrderCommand.parse(Fields.of(StrictJson.parseObject(body.getBytes())));
@@ -74,6 +82,11 @@ class AcceptedOrderCapacityITCase {
                                         IdempotencyStore.key(tenant, claim.requestKey()),
                                         read));
 
+        Map<String, AttributeValue> authorityKey =
+                LedgerItemCodec.key(AuthorityKey.cash(tenant, cmd.accountId(), "USD"));
+        int authorityBefore =
+                Av.itemSize(f.service.ddb().getStrong(t.ledger(), authorityKey, read));
+
         CapacityMeter tx = new CapacityMeter();
         f.service.orders().accept(claim, cmd, tx);
 
@@ -99,6 +112,15 @@ class AcceptedOrderCapacityITCase {
                                 t.idempotency(),
                                 IdempotencyStore.key(tenant, claim.requestKey()),
                                 read);
+        int authorityAfter = Av.itemSize(f.service.ddb().getStrong(t.ledger(), authorityKey, read));
+        Map<String, AttributeValue> reservation =
+                f.service
+                        .ddb()
+                        .getStrong(
+                                t.ledger(),
+                                LedgerItemCodec.key(
+                                        new ReservationKey(tenant, cmd.accountId(), orderId)),
+                                read);
         Measured m =
                 new Measured(
                         Av.itemSize(order),
@@ -106,14 +128,20 @@ class AcceptedOrderCapacityITCase {
                         Av.itemSize(outbox),
                         requestBefore,
                         Av.itemSize(request),
+                        authorityBefore,
+                        authorityAfter,
+                        Av.itemSize(reservation),
                         tx);
         System.out.printf(
-                "accepted_order_v1 real sizes (bytes): order=%d sentinel=%d outbox=%d request(before/after)=%d/%d; measured %s%n",
+                "accepted_order_v1 real sizes (bytes): order=%d sentinel=%d outbox=%d request(before/after)=%d/%d authority(before/after)=%d/%d reservation=%d; measured %s%n",
                 m.order(),
                 m.sentinel(),
                 m.outbox(),
                 m.requestBefore(),
                 m.requestAfter(),
+                m.authorityBefore(),
+                m.authorityAfter(),
+                m.reservation(),
                 tx.headerValue());
         return m;
     }
@@ -125,7 +153,9 @@ class AcceptedOrderCapacityITCase {
                         m.order(),
                         m.sentinel(),
                         m.outbox(),
-                        Math.max(m.requestBefore(), m.requestAfter())),
+                        Math.max(m.requestBefore(), m.requestAfter()),
+                        Math.max(m.authorityBefore(), m.authorityAfter()),
+                        m.reservation()),
                 gsiEntries);
     }
 
@@ -134,7 +164,8 @@ class AcceptedOrderCapacityITCase {
         try (CommandFixture f =
                 new CommandFixture(local.endpoint(), c -> c.withRepairIndexOnClaim(false))) {
             Measured m = acceptOne(f, "c-cap-seed");
-            // 4 base targets x2 + order GSI1 + order GSI2 + READY GSI3 inserts
+            // 6 base targets x2 (the seed's 4 + the AP12 authority hold + the reservation)
+            // + order GSI1 + order GSI2 + READY GSI3 inserts
             assertThat(m.tx().total()).isEqualByComparingTo(BigDecimal.valueOf(expected(m, 3)));
             assertThat(m.tx().indexUnits()).isEqualByComparingTo("3");
             var t = f.service.tables();
@@ -159,6 +190,7 @@ class AcceptedOrderCapacityITCase {
     @Test
     void everyWriteResponseStatesItsCapacityInHeaderAndBody() {
         try (CommandFixture f = new CommandFixture(local.endpoint())) {
+            f.fundUsd("ACC-CAP");
             Reply r =
                     f.post(
                             "/v1/orders",

@@ -41,6 +41,9 @@ class OrderAdmissionITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC1");
+        f.fundUsd("ACC-STORM");
     }
 
     @AfterAll

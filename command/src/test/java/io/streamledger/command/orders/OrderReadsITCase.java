@@ -25,6 +25,10 @@ class OrderReadsITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC-L");
+        f.fundUsd("ACC-ISO");
+        f.fund(CommandFixture.KEY_B, "ACC-ISO", "currency", "USD", "100000.00");
         for (int i = 0; i < 5; i++) {
             Reply r =
                     f.post(

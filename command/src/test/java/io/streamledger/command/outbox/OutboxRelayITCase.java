@@ -2,19 +2,28 @@ package io.streamledger.command.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.items.Av;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.testing.CommandFixture;
+import io.streamledger.command.testing.KinesisRecords;
 import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.local.kinesis.KinesisLocalExtension;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.contract.AmplificationRow;
+import io.streamledger.model.contract.Contract;
+import io.streamledger.model.contract.ContractResources;
 import io.streamledger.model.table.Attr;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,8 +37,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /** The AP16 relay lifecycle against the local endpoint and kinesis-local (CS03). */
 class OutboxRelayITCase {
@@ -44,6 +51,8 @@ class OutboxRelayITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC-OUT");
         kinesis.kinesis().createStream(STREAM, 2);
         kc = kinesis.kinesis().client();
     }
@@ -82,16 +91,7 @@ class OutboxRelayITCase {
     }
 
     private static OutboxRelay relayStatic(String owner, Publisher p) {
-        return new OutboxRelay(
-                f.service.ddb(),
-                f.service.tables().context(),
-                owner,
-                f.clock,
-                p,
-                Duration.ofSeconds(10),
-                1000,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(60));
+        return tuned(owner, p, 1000, OutboxRelay.Tuning.defaults());
     }
 
     private static OutboxRelay relay0(String owner, Publisher p) {
@@ -103,24 +103,11 @@ class OutboxRelayITCase {
     }
 
     private static List<Record> readStream() {
-        List<Record> all = new ArrayList<>();
-        for (Shard s : kc.listShards(b -> b.streamName(STREAM)).shards()) {
-            String it =
-                    kc.getShardIterator(
-                                    b ->
-                                            b.streamName(STREAM)
-                                                    .shardId(s.shardId())
-                                                    .shardIteratorType(
-                                                            ShardIteratorType.TRIM_HORIZON))
-                            .shardIterator();
-            for (int i = 0; i < 5 && it != null; i++) {
-                String cur = it;
-                var r = kc.getRecords(b -> b.shardIterator(cur).limit(1000));
-                all.addAll(r.records());
-                it = r.records().isEmpty() ? null : r.nextShardIterator();
-            }
-        }
-        return all;
+        return readStream(STREAM);
+    }
+
+    private static List<Record> readStream(String stream) {
+        return KinesisRecords.readAll(kc, stream);
     }
 
     @Test
@@ -274,5 +261,286 @@ class OutboxRelayITCase {
                                         Map.of(":c", AttributeValue.fromS("COMPLETED")))
                                 .build());
         assertThat(inFlight.count()).isZero();
+    }
+
+    // ---- batched relay: per-aggregate order under partial failure, whole-table cursors, AMP costs
+
+    private static final AtomicInteger SEEDED = new AtomicInteger();
+
+    /** Writes one READY outbox item (seed step 1) of {@code aggregate} at {@code version}. */
+    private static OutboxEvent seed(String aggregate, long version, Instant occurredAt) {
+        OutboxEvent e =
+                new OutboxEvent(
+                        "ev-" + aggregate + "-" + version + "-" + SEEDED.incrementAndGet(),
+                        "Order",
+                        aggregate,
+                        version,
+                        "TradeExecuted",
+                        1,
+                        occurredAt,
+                        "trace-" + aggregate,
+                        null,
+                        Map.of(
+                                "orderId",
+                                io.streamledger.model.change.AttributeValue.s(aggregate),
+                                "quantity",
+                                io.streamledger.model.change.AttributeValue.n(version)));
+        f.client.transactWriteItems(
+                b ->
+                        b.transactItems(
+                                OutboxItems.createPut(
+                                        f.service.tables().context(), CommandFixture.TENANT_A, e)));
+        return e;
+    }
+
+    private static Map<String, AttributeValue> item(OutboxEvent e) {
+        return f.service
+                .ddb()
+                .getStrong(
+                        f.service.tables().context(),
+                        OutboxItems.key(e.eventId()),
+                        new CapacityMeter());
+    }
+
+    private static OutboxRelay tuned(String owner, Publisher p, int batch, OutboxRelay.Tuning t) {
+        return new OutboxRelay(
+                f.service.ddb(),
+                f.service.tables().context(),
+                owner,
+                f.clock,
+                p,
+                Duration.ofSeconds(10),
+                batch,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60),
+                t);
+    }
+
+    /** Fails chosen events once per record (as PutRecords does), the rest go to kinesis-local. */
+    static final class FailingOnce implements Publisher {
+        final Publisher delegate;
+        final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+        final List<List<String>> callKeys = Collections.synchronizedList(new ArrayList<>());
+
+        FailingOnce(Publisher delegate, Set<String> eventIds) {
+            this.delegate = delegate;
+            failOnce.addAll(eventIds);
+        }
+
+        @Override
+        public Ack publish(String partitionKey, byte[] data) {
+            throw new UnsupportedOperationException("the batched relay sends PutRecords");
+        }
+
+        @Override
+        public List<Result> publishAll(List<Entry> entries) {
+            callKeys.add(entries.stream().map(Entry::partitionKey).toList());
+            List<Entry> forward = new ArrayList<>();
+            Result[] out = new Result[entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                String id =
+                        OutboxEventCodec.fromJson(
+                                        new String(entries.get(i).data(), StandardCharsets.UTF_8))
+                                .eventId();
+                if (failOnce.remove(id)) {
+                    out[i] =
+                            Result.failed(
+                                    "ProvisionedThroughputExceededException: injected for " + id);
+                } else {
+                    forward.add(entries.get(i));
+                }
+            }
+            List<Result> sent = forward.isEmpty() ? List.of() : delegate.publishAll(forward);
+            for (int i = 0, j = 0; i < out.length; i++) {
+                if (out[i] == null) {
+                    out[i] = sent.get(j++);
+                }
+            }
+            return List.of(out);
+        }
+    }
+
+    @Test
+    void partialPutRecordsFailureRetriesOnlyTheFailedRecordsInOrderPerAggregate() {
+        drainReady();
+        String stream = "outbox-order";
+        kinesis.kinesis().createStream(stream, 2);
+        Instant t = f.clock.instant().minusSeconds(60);
+        String a = "agg-A-" + SEEDED.get();
+        String b = "agg-B-" + SEEDED.get();
+        String c = "agg-C-" + SEEDED.get();
+        // due order deliberately differs from version order within an aggregate
+        OutboxEvent a3 = seed(a, 3, t.plusMillis(1));
+        OutboxEvent a1 = seed(a, 1, t.plusMillis(2));
+        OutboxEvent b1 = seed(b, 1, t.plusMillis(3));
+        OutboxEvent a2 = seed(a, 2, t.plusMillis(4));
+        OutboxEvent b2 = seed(b, 2, t.plusMillis(5));
+        OutboxEvent c1 = seed(c, 1, t.plusMillis(6));
+        OutboxEvent a4 = seed(a, 4, t.plusMillis(7));
+        OutboxEvent b3 = seed(b, 3, t.plusMillis(8));
+        FailingOnce broker =
+                new FailingOnce(
+                        new KinesisPublisher(kc, stream), Set.of(a2.eventId(), b1.eventId()));
+        OutboxRelay relay = tuned("relay-order", broker, 100, OutboxRelay.Tuning.defaults());
+
+        assertThat(relay.pollOnce()).as("A1 and C1 only").isEqualTo(2);
+        assertThat(item(a1).get(Attr.STATE).s()).isEqualTo("COMPLETED");
+        assertThat(item(c1).get(Attr.STATE).s()).isEqualTo("COMPLETED");
+        for (OutboxEvent e : List.of(a2, a3, a4, b1, b2, b3)) {
+            assertThat(item(e).get(Attr.STATE).s()).as(e.eventId()).isEqualTo("READY");
+        }
+        assertThat(item(a2).get(OutboxItems.A_LAST_ERROR).s()).contains("injected");
+        assertThat(item(a3).get(OutboxItems.A_LAST_ERROR).s()).contains("held behind");
+        assertThat(dueOf(a2)).isLessThan(dueOf(a3));
+        assertThat(dueOf(a3)).isLessThan(dueOf(a4));
+        assertThat(dueOf(b1)).isLessThan(dueOf(b2));
+        assertThat(dueOf(b2)).isLessThan(dueOf(b3));
+        assertThat(relay.metrics().get("held")).isEqualTo(4);
+
+        f.clock.advance(Duration.ofSeconds(3));
+        assertThat(relay.pollOnce()).isEqualTo(6);
+        assertThat(relay.metrics().get("completed")).isEqualTo(8);
+        for (List<String> call : broker.callKeys) {
+            assertThat(call).as("one record per aggregate per call").doesNotHaveDuplicates();
+        }
+        Map<String, List<Long>> versions = new HashMap<>();
+        for (Record r : readStream(stream)) {
+            OutboxEvent e = OutboxEventCodec.fromJson(r.data().asString(StandardCharsets.UTF_8));
+            assertThat(r.partitionKey()).isEqualTo(e.aggregateId());
+            versions.computeIfAbsent(e.aggregateId(), k -> new ArrayList<>())
+                    .add(e.aggregateVersion());
+            assertThat(item(e).get(OutboxItems.A_ACK).s()).isEqualTo(r.sequenceNumber());
+        }
+        // one partition key = one shard, read in sequence-number order
+        assertThat(versions.get(a)).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(versions.get(b)).containsExactly(1L, 2L, 3L);
+        assertThat(versions.get(c)).containsExactly(1L);
+    }
+
+    private static long dueOf(OutboxEvent e) {
+        return Long.parseLong(item(e).get(OutboxItems.A_DUE).n());
+    }
+
+    @Test
+    void oneRoundReadsEveryShardPastItsFirstPageAndPastUnclaimableKeys() {
+        drainReady();
+        String table = f.service.tables().context();
+        Instant t = f.clock.instant().minusSeconds(120);
+        // index entries whose base item is no longer READY (as a lagging GSI shows): claims fail
+        List<Map<String, AttributeValue>> stale = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            OutboxEvent e = seed("agg-stale-" + i, 1, t.plusMillis(i));
+            Map<String, AttributeValue> it = new HashMap<>(item(e));
+            it.put(Attr.STATE, AttributeValue.fromS("IN_FLIGHT"));
+            f.client.putItem(b -> b.tableName(table).item(it));
+            stale.add(OutboxItems.key(e.eventId()));
+        }
+        List<OutboxEvent> live = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            live.add(seed("agg-live-" + i, 1, t.plusMillis(100 + i)));
+        }
+        try {
+            OutboxRelay relay =
+                    tuned(
+                            "relay-pages",
+                            (k, d) -> new Publisher.Ack("p", "s"),
+                            5,
+                            OutboxRelay.Tuning.defaults().withReadyPageSize(2));
+            assertThat(relay.pollOnce()).isEqualTo(12);
+            assertThat(relay.metrics().get("claimLost")).isEqualTo(8);
+            for (OutboxEvent e : live) {
+                assertThat(item(e).get(Attr.STATE).s()).isEqualTo("COMPLETED");
+            }
+        } finally {
+            stale.forEach(k -> f.client.deleteItem(b -> b.tableName(table).key(k)));
+        }
+    }
+
+    @Test
+    void leaseSweepCoversTheWholeTable() {
+        drainReady();
+        Instant t = f.clock.instant().minusSeconds(60);
+        List<OutboxEvent> events = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            events.add(seed("agg-sweep-" + i, 1, t.plusMillis(i)));
+        }
+        OutboxRelay stalled = relay("relay-stalled", new Publisher.Ack("never", "x"));
+        for (OutboxEvent e : events) {
+            assertThat(stalled.claim(e.eventId())).isNotNull();
+        }
+        f.clock.advance(Duration.ofSeconds(11));
+        // 2 items per page: a capped sweep (20 pages) would stop after 40 of 50+ items
+        OutboxRelay sweeper =
+                tuned(
+                        "relay-sweeper",
+                        (k, d) -> new Publisher.Ack("swept", "s"),
+                        1000,
+                        OutboxRelay.Tuning.defaults().withSweepPageSize(2));
+        assertThat(sweeper.recoverExpiredLeases()).isEqualTo(50);
+        assertThat(sweeper.capacity().snapshot().get(RelayCapacity.Use.LEASE_SWEEP).calls())
+                .isGreaterThan(20);
+        assertThat(sweeper.pollOnce()).isEqualTo(50);
+        for (OutboxEvent e : events) {
+            assertThat(item(e).get(OutboxItems.A_ACK).s()).isEqualTo("swept");
+        }
+    }
+
+    @Test
+    void everyTransitionCostsWhatItsAmpRowSays() {
+        drainReady();
+        OutboxEvent e = seed("agg-cost", 1, f.clock.instant().minusSeconds(1));
+        OutboxRelay relay = relay("relay-cost", new Publisher.Ack("c", "s"));
+        Contract contract = ContractResources.contract();
+        int ready = Av.itemSize(item(e));
+
+        OutboxRelay.InFlight first = relay.claim(e.eventId());
+        assertThat(first).isNotNull();
+        int inFlight = Av.itemSize(item(e));
+        assertCost(relay, RelayCapacity.Use.CLAIM, contract, "AMP15", ready, inFlight);
+
+        assertThat(relay.requeue(first, "test")).isTrue();
+        int requeued = Av.itemSize(item(e));
+        assertCost(relay, RelayCapacity.Use.REQUEUE, contract, "AMP17", inFlight, requeued);
+
+        long version = Long.parseLong(item(e).get(Attr.VERSION).n());
+        String oldSk = item(e).get(Attr.READY_SK).s();
+        assertThat(relay.reschedule(e.eventId(), version + 1, f.clock.instant()))
+                .as("stale version")
+                .isFalse();
+        assertThat(relay.reschedule(e.eventId(), version, f.clock.instant().minusMillis(500)))
+                .isTrue();
+        Map<String, AttributeValue> moved = item(e);
+        assertThat(moved.get(Attr.STATE).s()).isEqualTo("READY");
+        assertThat(moved.get(Attr.READY_SK).s()).isNotEqualTo(oldSk);
+        assertThat(moved.get(Attr.VERSION).n()).isEqualTo(String.valueOf(version + 1));
+        int rescheduled = Av.itemSize(moved);
+        assertCost(relay, RelayCapacity.Use.RESCHEDULE, contract, "AMP18", requeued, rescheduled);
+
+        OutboxRelay.InFlight second = relay.claim(e.eventId());
+        assertThat(second).isNotNull();
+        int claimedAgain = Av.itemSize(item(e));
+        assertThat(relay.complete(second, new Publisher.Ack("seq-c", "s"))).isTrue();
+        int done = Av.itemSize(item(e));
+        assertCost(relay, RelayCapacity.Use.COMPLETE, contract, "AMP16", claimedAgain, done);
+    }
+
+    /** Base units by DynamoDB's write rule on the real sizes; index units exactly the seed's. */
+    private static void assertCost(
+            OutboxRelay relay,
+            RelayCapacity.Use use,
+            Contract contract,
+            String amp,
+            int sizeBefore,
+            int sizeAfter) {
+        AmplificationRow row = contract.amplification(amp).orElseThrow();
+        RelayCapacity.Sum sum = relay.capacity().snapshot().get(use);
+        BigDecimal base = BigDecimal.valueOf((Math.max(sizeBefore, sizeAfter) + 1023) / 1024);
+        BigDecimal index = row.gsiUnits().multiply(row.gsiMultiplier());
+        assertThat(sum.indexUnits()).as(amp + " index units").isEqualByComparingTo(index);
+        assertThat(sum.units().subtract(sum.indexUnits()))
+                .as(amp + " base units")
+                .isEqualByComparingTo(base);
+        // the seed's own base figure is for its 1.6 KiB planning item: 2 units
+        assertThat(row.baseUnits()).isEqualByComparingTo("2");
     }
 }

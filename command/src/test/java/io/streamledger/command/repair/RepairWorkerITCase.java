@@ -40,6 +40,8 @@ class RepairWorkerITCase {
     @BeforeAll
     static void start() {
         f = new CommandFixture(local.endpoint());
+        // admission reserves buying power (AP12): the accounts start funded
+        f.fundUsd("ACC-R");
     }
 
     @AfterAll

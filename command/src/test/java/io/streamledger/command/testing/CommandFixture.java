@@ -143,6 +143,48 @@ public final class CommandFixture implements AutoCloseable {
         }
     }
 
+    /** House account every test funds from (an AP12 overdraft exemption). */
+    public static final String FUNDING_ACCOUNT = "HOUSE-FUNDING";
+
+    /**
+     * Moves {@code amount} of an asset from the house funding account to {@code account} with a
+     * ledger transaction, so orders against it have buying power (or a position) to reserve.
+     *
+     * @param assetField {@code currency} or {@code symbol}
+     */
+    public void fund(
+            String apiKey, String account, String assetField, String asset, String amount) {
+        String body =
+                "{\"sourceId\":\"fund-"
+                        + UUID.randomUUID()
+                        + "\",\"postings\":[{\"accountId\":\""
+                        + FUNDING_ACCOUNT
+                        + "\",\""
+                        + assetField
+                        + "\":\""
+                        + asset
+                        + "\",\"amount\":\"-"
+                        + amount
+                        + "\"},{\"accountId\":\""
+                        + account
+                        + "\",\""
+                        + assetField
+                        + "\":\""
+                        + asset
+                        + "\",\"amount\":\""
+                        + amount
+                        + "\"}]}";
+        Reply r = post("/v1/ledger/transactions", apiKey, null, body);
+        if (r.status() != 201) {
+            throw new IllegalStateException("funding " + account + " failed: " + r.raw());
+        }
+    }
+
+    /** Funds tenant A's {@code account} with enough USD for every order the tests place. */
+    public void fundUsd(String account) {
+        fund(KEY_A, account, "currency", "USD", "100000000.00");
+    }
+
     public static String order(String clientOrderId, String account, String qty) {
         return "{\"clientOrderId\":\""
                 + clientOrderId

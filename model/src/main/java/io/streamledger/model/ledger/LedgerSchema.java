@@ -2,6 +2,7 @@ package io.streamledger.model.ledger;
 
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.keys.ReservationKey;
 import io.streamledger.model.table.Attr;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -53,8 +54,24 @@ public final class LedgerSchema {
     public static final String POSTED = "posted";
     public static final String RESERVED = "reserved";
     public static final String AVAILABLE = "available";
+
+    /**
+     * Signed effect of admitted fills the posting job has not posted yet (bought quantity in, sold
+     * quantity and spent cash out); available = posted + pending - reserved.
+     */
+    public static final String PENDING = "pending";
+
+    /** Legacy map of open reservations on the authority; no longer written (see README). */
     public static final String RESERVATIONS = "reservations";
+
     public static final String LAST_TXN_ID = "lastTxnId";
+
+    // ---- reservation (AP12, RES#orderId beside the authorities) ----
+    public static final String ORDER_ID = "orderId";
+    public static final String CONSUMED = "consumed";
+    public static final String RELEASED = "released";
+    public static final String RESERVATION_STATE = "state";
+    public static final String CREATED_AT = "createdAt";
 
     // ---- account-month counter (AP10/AP11) ----
     public static final String MONTH_COUNT = "monthCount";
@@ -67,6 +84,7 @@ public final class LedgerSchema {
     public static final String CASH_AUTHORITY_SK_PREFIX = KeyPaths.IDX11_SK_CASH.literalPrefix();
     public static final String SECURITY_AUTHORITY_SK_PREFIX = KeyPaths.IDX11_SK_SEC.literalPrefix();
     public static final String COUNTER_SK_PREFIX = MonthCounterKey.SK_PREFIX;
+    public static final String RESERVATION_SK_PREFIX = ReservationKey.SK_PREFIX;
 
     /** Role prefix of the cash-consideration lines, which carry the rounding evidence (CS10). */
     public static final String CONSIDERATION_ROLE_PREFIX = "CONSIDERATION";
@@ -87,6 +105,10 @@ public final class LedgerSchema {
 
     public static boolean isSecurityAuthority(String sk) {
         return sk.startsWith(SECURITY_AUTHORITY_SK_PREFIX);
+    }
+
+    public static boolean isReservation(String sk) {
+        return sk.startsWith(RESERVATION_SK_PREFIX);
     }
 
     public static boolean isCounter(String sk) {

@@ -44,6 +44,26 @@ public final class PostingSequence {
     public static Allocation allocate(
             String accountId, Counter c, int postings, long bytes, long monthLimit)
             throws LedgerLimitExceeded {
+        return allocate(accountId, c, postings, bytes, monthLimit, MAX_POSTINGS_PER_BUCKET);
+    }
+
+    /**
+     * {@link #allocate(String, Counter, int, long, long)} with buckets that roll at {@code
+     * bucketLimit} postings (a deployment, or a test that needs several buckets, may roll sooner
+     * than {@link #MAX_POSTINGS_PER_BUCKET}, never later).
+     */
+    public static Allocation allocate(
+            String accountId,
+            Counter c,
+            int postings,
+            long bytes,
+            long monthLimit,
+            long bucketLimit)
+            throws LedgerLimitExceeded {
+        if (bucketLimit < 1 || bucketLimit > MAX_POSTINGS_PER_BUCKET) {
+            throw new IllegalArgumentException(
+                    "bucketLimit must be 1.." + MAX_POSTINGS_PER_BUCKET + ", got " + bucketLimit);
+        }
         if (monthLimit < 1 || monthLimit > MAX_POSTINGS_PER_MONTH) {
             throw new IllegalArgumentException(
                     "monthLimit must be 1.." + MAX_POSTINGS_PER_MONTH + ", got " + monthLimit);
@@ -62,7 +82,7 @@ public final class PostingSequence {
         int bucket = c.bucket();
         long count = c.bucketCount();
         long used = c.bucketBytes();
-        if (count + postings > MAX_POSTINGS_PER_BUCKET || used + bytes > MAX_BYTES_PER_BUCKET) {
+        if (count + postings > bucketLimit || used + bytes > MAX_BYTES_PER_BUCKET) {
             bucket++;
             count = 0;
             used = 0;

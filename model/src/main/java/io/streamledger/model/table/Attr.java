@@ -90,5 +90,13 @@ public final class Attr {
      */
     public static final String ACCOUNT_EXEC_SEQ = "accountExecSeq";
 
+    /**
+     * TradeExecuted payload: what the fill's admission added to the client's AP12 cash / security
+     * {@code pending} (signed; absent when it recorded nothing), which its posting moves to posted.
+     */
+    public static final String PENDING_CASH = "pendingCash";
+
+    public static final String PENDING_QUANTITY = "pendingQuantity";
+
     private Attr() {}
 }

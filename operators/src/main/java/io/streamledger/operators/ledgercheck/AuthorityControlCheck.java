@@ -123,7 +123,8 @@ public final class AuthorityControlCheck
         metrics.evaluated();
         BigDecimal posted = new BigDecimal(f.posted);
         BigDecimal reserved = new BigDecimal(f.reserved);
-        BigDecimal expectedAvailable = posted.subtract(reserved);
+        BigDecimal pending = f.pending == null ? BigDecimal.ZERO : new BigDecimal(f.pending);
+        BigDecimal expectedAvailable = posted.add(pending).subtract(reserved);
         BigDecimal available = f.available == null ? null : new BigDecimal(f.available);
         if (available == null || available.compareTo(expectedAvailable) != 0) {
             emit(
@@ -382,6 +383,7 @@ public final class AuthorityControlCheck
                 .put("version", f.version)
                 .put("posted", f.posted)
                 .put("reserved", f.reserved)
+                .put("pending", f.pending)
                 .put("available", f.available)
                 .put("lastTxnId", f.lastTxnId);
     }

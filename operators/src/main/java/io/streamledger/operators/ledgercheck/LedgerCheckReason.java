@@ -24,7 +24,7 @@ public enum LedgerCheckReason {
     CONTROL_TOTAL_MISMATCH,
     /** Postings for an account+asset that no authority version accounted for within the SLA. */
     POSTING_WITHOUT_AUTHORITY,
-    /** available != posted − reserved on an authority version. */
+    /** available != posted + pending − reserved on an authority version. */
     AVAILABLE_MISMATCH,
     /** available < 0 on an account whose policy does not allow it. */
     NEGATIVE_AVAILABLE,

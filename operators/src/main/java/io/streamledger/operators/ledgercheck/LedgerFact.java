@@ -59,6 +59,10 @@ public class LedgerFact {
     public String oldPosted;
 
     public String reserved;
+
+    /** Admitted fills not yet posted (AP12 {@code pending}); "0" when absent. */
+    public String pending;
+
     public String available;
     public String lastTxnId;
 

@@ -108,6 +108,8 @@ public final class LedgerFacts {
         BigDecimal reserved = number(img, LedgerSchema.RESERVED, false);
         f.posted = posted.toPlainString();
         f.reserved = (reserved == null ? BigDecimal.ZERO : reserved).toPlainString();
+        BigDecimal pending = number(img, LedgerSchema.PENDING, false);
+        f.pending = (pending == null ? BigDecimal.ZERO : pending).toPlainString();
         BigDecimal available = number(img, LedgerSchema.AVAILABLE, false);
         f.available = available == null ? null : available.toPlainString();
         f.lastTxnId = str(img, LedgerSchema.LAST_TXN_ID, false);

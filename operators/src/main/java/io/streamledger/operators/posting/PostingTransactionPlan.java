@@ -78,8 +78,18 @@ public record PostingTransactionPlan(
         }
     }
 
-    /** An AP12 authority update: ADD {@code delta} to posted/available and 1 to the version. */
-    public record AuthorityAdd(AuthorityKey key, BigDecimal delta) implements Item {}
+    /**
+     * An AP12 authority update: ADD {@code delta} to posted and 1 to the version, and move {@code
+     * settledPending} (what the fill's admission recorded as pending here) out of pending, so
+     * available moves by {@code delta - settledPending}; exactly once with the receipt.
+     */
+    public record AuthorityAdd(AuthorityKey key, BigDecimal delta, BigDecimal settledPending)
+            implements Item {
+
+        public AuthorityAdd(AuthorityKey key, BigDecimal delta) {
+            this(key, delta, BigDecimal.ZERO);
+        }
+    }
 
     /** Encoded size of one posting row, for the bucket byte budget (AP10). */
     @FunctionalInterface
@@ -174,10 +184,12 @@ public record PostingTransactionPlan(
         items.addAll(postingByLine.values()); // indexes 1..lines, in line order
         items.addAll(counterWrites);
         for (Map.Entry<String, BigDecimal> d : plan.deltasByAuthority().entrySet()) {
+            LedgerLine first = firstLine(plan, d.getKey());
             items.add(
                     new AuthorityAdd(
-                            authorityKey(plan.tenant(), firstLine(plan, d.getKey())),
-                            d.getValue()));
+                            authorityKey(plan.tenant(), first),
+                            d.getValue(),
+                            settledPending(fill, first)));
         }
         if (items.size() > MAX_TRANSACTION_ITEMS || totalBytes > MAX_TRANSACTION_BYTES) {
             throw new PostingRejectedException(
@@ -196,6 +208,23 @@ public record PostingTransactionPlan(
     /** Index just past the last posting row: items 1 until this are postings. */
     public int postingsEnd() {
         return 1 + plan.lines().size();
+    }
+
+    /** The client's pending amount on the authority of {@code line}, as the admission recorded. */
+    static BigDecimal settledPending(TradeFill fill, LedgerLine line) {
+        if (!line.accountId().equals(fill.getAccountId())) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal pending =
+                switch (line.assetType()) {
+                    case CASH ->
+                            line.asset().equals(fill.getCurrency()) ? fill.getPendingCash() : null;
+                    case SEC ->
+                            line.asset().equals(fill.getSymbol())
+                                    ? fill.getPendingQuantity()
+                                    : null;
+                };
+        return pending == null ? BigDecimal.ZERO : pending;
     }
 
     private static LedgerLine firstLine(PostingPlan plan, String authorityId) {

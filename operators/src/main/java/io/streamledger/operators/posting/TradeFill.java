@@ -33,6 +33,14 @@ public class TradeFill {
     private long accountExecSeq;
 
     /**
+     * What the fill's admission recorded as pending on the client's cash / security authority
+     * (AP12, signed); zero on fills admitted without a reservation. The posting settles it.
+     */
+    private BigDecimal pendingCash = BigDecimal.ZERO;
+
+    private BigDecimal pendingQuantity = BigDecimal.ZERO;
+
+    /**
      * On a fill re-injected from the dead-letter table (CS08 replay): the entry's reason and the
      * version its replay was requested at; null / 0 on fills from the stream. Not part of the
      * fill's JSON.
@@ -224,7 +232,9 @@ public class TradeFill {
                 && eq(quantity, t.quantity)
                 && eq(price, t.price)
                 && Objects.equals(currency, t.currency)
-                && eq(fee, t.fee);
+                && eq(fee, t.fee)
+                && eq(pendingCash, t.pendingCash)
+                && eq(pendingQuantity, t.pendingQuantity);
     }
 
     private static boolean eq(BigDecimal a, BigDecimal b) {
@@ -257,5 +267,21 @@ public class TradeFill {
                 + " fee "
                 + fee
                 + "}";
+    }
+
+    public BigDecimal getPendingCash() {
+        return pendingCash;
+    }
+
+    public void setPendingCash(BigDecimal pendingCash) {
+        this.pendingCash = pendingCash;
+    }
+
+    public BigDecimal getPendingQuantity() {
+        return pendingQuantity;
+    }
+
+    public void setPendingQuantity(BigDecimal pendingQuantity) {
+        this.pendingQuantity = pendingQuantity;
     }
 }

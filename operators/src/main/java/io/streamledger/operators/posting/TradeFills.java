@@ -102,6 +102,13 @@ public final class TradeFills {
         if (p.containsKey(Attr.ACCOUNT_EXEC_SEQ)) {
             f.setAccountExecSeq(number(p, Attr.ACCOUNT_EXEC_SEQ).longValueExact());
         }
+        // absent on fills admitted without a reservation: nothing pending to settle
+        if (p.containsKey(Attr.PENDING_CASH)) {
+            f.setPendingCash(number(p, Attr.PENDING_CASH));
+        }
+        if (p.containsKey(Attr.PENDING_QUANTITY)) {
+            f.setPendingQuantity(number(p, Attr.PENDING_QUANTITY));
+        }
         return Optional.of(f);
     }
 

@@ -449,7 +449,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             } else if (item instanceof PostingTransactionPlan.AuthorityAdd a) {
                 out.add(
                         LedgerItemCodec.authorityAdd(
-                                ledger, a.key(), a.delta(), plan.txnId(), now));
+                                ledger, a.key(), a.delta(), a.settledPending(), plan.txnId(), now));
             } else {
                 throw new IllegalStateException("unknown transaction item " + item);
             }

@@ -11,6 +11,7 @@ import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.local.kinesis.KinesisDestinationOptions;
 import io.streamledger.local.kinesis.KinesisLocal;
+import io.streamledger.model.ledger.BuyingPowerPolicy;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
@@ -284,7 +285,9 @@ class ExecutionOrderITCase {
 
     /**
      * A workload that never sells short and never overdraws: each account is funded by a deposit
-     * covering all its buys and fees, and sells at most the position its earlier fills built.
+     * covering all its buys and fees plus its largest open buying-power hold, and sells at most the
+     * position its earlier fills built — admitted before any of them is posted, since admission
+     * counts admitted but unposted fills as the authority's pending (AP12).
      */
     static final class Funded {
         final List<Workload.Order> orders = new ArrayList<>();
@@ -298,6 +301,7 @@ class ExecutionOrderITCase {
             Instant t0 = Instant.parse("2026-11-30T09:00:00Z");
             Map<String, BigDecimal> position = new HashMap<>();
             Map<String, BigDecimal> spend = new HashMap<>();
+            Map<String, BigDecimal> maxHold = new HashMap<>();
             List<String> symbols = List.of("NVDA", "AAPL", "MSFT");
             int o = 0;
             while (w.fills < minFills) {
@@ -344,6 +348,19 @@ class ExecutionOrderITCase {
                     spend.merge(
                             key, (buy ? consideration : BigDecimal.ZERO).add(fee), BigDecimal::add);
                 }
+                if (buy) {
+                    // admission holds the order's limit notional + fee estimate (the limit is
+                    // its highest fill price, as CommandServiceInput places it) until it completes
+                    BigDecimal limit =
+                            fills.stream()
+                                    .map(Workload.Fill::price)
+                                    .reduce(BigDecimal::max)
+                                    .orElseThrow();
+                    maxHold.merge(
+                            key,
+                            BuyingPowerPolicy.DEFAULT.buyReservation(limit, qtySum, "USD"),
+                            BigDecimal::max);
+                }
                 position.put(posKey, buy ? held.add(qtySum) : held.subtract(qtySum));
                 w.orders.add(
                         new Workload.Order(
@@ -352,7 +369,14 @@ class ExecutionOrderITCase {
                 w.accountFills.merge(key, (long) fills.size(), Long::sum);
                 o++;
             }
-            spend.forEach((k, v) -> w.deposits.put(k, v.add(new BigDecimal("1000.00"))));
+            // a fill's cost leaves available at its admission (pending out) and the next order's
+            // hold needs cover on top: the deposit covers every spend plus the largest hold
+            spend.forEach(
+                    (k, v) ->
+                            w.deposits.put(
+                                    k,
+                                    v.add(maxHold.getOrDefault(k, BigDecimal.ZERO))
+                                            .add(new BigDecimal("1000.00"))));
             return w;
         }
     }

@@ -17,6 +17,7 @@ import io.streamledger.local.fault.FaultRule;
 import io.streamledger.local.kinesis.KinesisDestinationOptions;
 import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.model.change.OutboxEventCodec;
+import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.projection.ProjectionSchema;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
@@ -120,14 +121,16 @@ class PipelineITCase {
      * quantity = the sum of its fills, so the last fill leaves it FILLED) and every fill posted
      * with POST /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by {@value
      * CommandServiceInput#DEFAULT_THREADS} concurrent client threads ({@code
-     * -Dstreamledger.it.clientThreads}); no deposits are needed (neither orders nor fills check
-     * buying power; the posting job lets client balances go negative). The oracle stays the
-     * workload's own arithmetic. The input is admitted while both jobs already run; the faults are
-     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the command service's
-     * requests (Orders, Execution, Idempotency, Context) meet none of them and only the jobs meet
-     * (b) the shuffled items of the posting job's Ledger transactions, (c) five injected job
-     * failures (three in posting, two in projection, each a restart from the last checkpoint) and
-     * (d) endpoint throttling, transaction conflicts and 5xx.
+     * -Dstreamledger.it.clientThreads}); its client accounts are overdraft-exempt for this test
+     * (unfunded: admission holds their reservations without cover, the posting job lets them go
+     * negative), so every order holds, consumes and closes a reservation. The oracle stays the
+     * workload's own arithmetic, its authority versions counting those admission changes too. The
+     * input is admitted while both jobs already run; the faults are scoped to the jobs' tables
+     * (Ledger, Inbox, Projection, Portfolio), so the command service's requests (Orders, Execution,
+     * Idempotency, Context) meet none of them and only the jobs meet (b) the shuffled items of the
+     * posting job's Ledger transactions, (c) five injected job failures (three in posting, two in
+     * projection, each a restart from the last checkpoint) and (d) endpoint throttling, transaction
+     * conflicts and 5xx.
      */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
@@ -291,9 +294,10 @@ class PipelineITCase {
 
     /**
      * With {@code inputWhileJobsRun} the input is written after the jobs started and the faults are
-     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the input's requests
-     * (Orders, Execution, Idempotency, Context) never meet them; otherwise the input is written
-     * first and the faults come after it.
+     * scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio; transactions: those that
+     * write the Inbox, i.e. the posting job's), so the input's requests (Orders, Execution,
+     * Idempotency, Context, and the Ledger items of its AP12 holds) never meet them; otherwise the
+     * input is written first and the faults come after it.
      */
     private void run(
             Workload w, boolean chaos, Transport transport, Input input, boolean inputWhileJobsRun)
@@ -307,6 +311,11 @@ class PipelineITCase {
             // these: posting transactions and counter reads the Ledger table, the sinks' updates
             // their own) meets each fault with the probability written here
             String ledger = inputWhileJobsRun ? stack.table(Tables.LEDGER) : null;
+            // the command service's own transactions write the Ledger table too (AP12 holds and
+            // consumptions), never the Inbox: the posting job's transactions are the ones that
+            // write both, so scoping the transaction faults to the Inbox still hits every one of
+            // them and none of the service's
+            String postingTxn = inputWhileJobsRun ? stack.table(Tables.INBOX) : null;
             List<String> updated =
                     inputWhileJobsRun
                             ? List.of(
@@ -319,7 +328,7 @@ class PipelineITCase {
             faults.add(
                     FaultRule.throttle()
                             .operation("TransactWriteItems")
-                            .table(ledger)
+                            .table(postingTxn)
                             .probability(0.15));
             for (String table : updated) {
                 faults.add(
@@ -336,7 +345,7 @@ class PipelineITCase {
             faults.add(
                     FaultRule.of(io.streamledger.local.fault.FaultKind.TRANSACTION_CONFLICT)
                             .operation("TransactWriteItems")
-                            .table(ledger)
+                            .table(postingTxn)
                             .probability(0.05));
         }
 
@@ -435,7 +444,8 @@ class PipelineITCase {
             }
         }
 
-        verifyLedger(stack, w);
+        // the command service's admission holds and fill consumptions are AP12 versions too
+        verifyLedger(stack, w, inputWhileJobsRun);
         verifyPortfolio();
         List<SourceDeadLetter> dead = new ArrayList<>(CollectSink.values("postingDeadLetters"));
         assertThat(dead)
@@ -696,6 +706,38 @@ class PipelineITCase {
      * {@code RelayedOutboxKinesisITCase}.
      */
     static void verifyLedger(LocalStack stack, Workload w) {
+        verifyLedger(stack, w, false);
+    }
+
+    /**
+     * Authority versions the command service adds outside the ledger transactions, from the
+     * workload's own orders (AP12, CS11): an order's hold (+1 on the cash authority for a BUY, the
+     * security authority for a SELL), then per fill one consumption of that authority and, for a
+     * BUY, the bought quantity recorded as pending on the security authority.
+     */
+    static Map<String, Long> admissionVersions(Workload w) {
+        Map<String, Long> out = new HashMap<>();
+        for (Workload.Order o : w.orders) {
+            String base = o.tenant() + "/" + o.account() + "/";
+            String cash = base + "CASH/USD";
+            String sec = base + "SEC/" + o.symbol();
+            long n = o.fills().size();
+            out.merge(o.buy() ? cash : sec, 1 + n, Long::sum);
+            if (o.buy()) {
+                out.merge(sec, n, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param admittedByService the input went through the command service: every order holds a
+     *     reservation, so the authority versions also count its holds and consumptions, and every
+     *     reservation must end CONSUMED with nothing reserved or pending left
+     */
+    static void verifyLedger(LocalStack stack, Workload w, boolean admittedByService) {
+        Map<String, Long> admission = admittedByService ? admissionVersions(w) : Map.of();
+        Map<String, String> reservationStates = new HashMap<>();
         Map<String, Map<String, BigDecimal>> sumsByTxn = new HashMap<>();
         Map<String, Integer> linesByTxn = new HashMap<>();
         Map<String, Set<String>> txnsByAuthority = new HashMap<>();
@@ -715,7 +757,18 @@ class PipelineITCase {
                 postedByAuthority.merge(assetKey(item), amount, BigDecimal::add);
             } else if (sk.startsWith("AUTH#")) {
                 authorities.put(assetKey(item), item);
+            } else if (LedgerSchema.isReservation(sk)) {
+                reservationStates.put(
+                        item.get(LedgerSchema.ORDER_ID).s(),
+                        item.get(LedgerSchema.RESERVATION_STATE).s());
             }
+        }
+        // one reservation per admitted order, each consumed by the fill that completed it
+        if (admittedByService) {
+            assertThat(reservationStates).hasSize(w.orders.size());
+            assertThat(reservationStates.values()).containsOnly("CONSUMED");
+        } else {
+            assertThat(reservationStates).isEmpty();
         }
         // one balanced transaction per fill, nothing more
         assertThat(sumsByTxn).hasSize(w.fills.size());
@@ -727,7 +780,8 @@ class PipelineITCase {
         assertThat(linesByTxn.values()).allMatch(n -> n == 4 || n == 6 || n == 7);
         assertThat(stack.scan(stack.table(Tables.INBOX))).hasSize(w.fills.size());
 
-        // authority == postings, version == number of transactions that touched it
+        // authority == postings; version == the transactions that touched it + the admission
+        // holds and consumptions; all fills posted: nothing reserved or pending remains
         authorities.forEach(
                 (k, item) -> {
                     assertThat(new BigDecimal(item.get("posted").n()))
@@ -735,8 +789,20 @@ class PipelineITCase {
                             .isEqualByComparingTo(postedByAuthority.get(k));
                     assertThat(Long.parseLong(item.get("version").n()))
                             .as("version of %s", k)
-                            .isEqualTo(txnsByAuthority.get(k).size());
+                            .isEqualTo(
+                                    txnsByAuthority.get(k).size() + admission.getOrDefault(k, 0L));
+                    assertThat(new BigDecimal(item.get("reserved").n()))
+                            .as("reserved of %s", k)
+                            .isZero();
+                    AttributeValue pending = item.get(LedgerSchema.PENDING);
+                    assertThat(pending == null ? BigDecimal.ZERO : new BigDecimal(pending.n()))
+                            .as("pending of %s", k)
+                            .isZero();
+                    assertThat(new BigDecimal(item.get("available").n()))
+                            .as("available of %s", k)
+                            .isEqualByComparingTo(new BigDecimal(item.get("posted").n()));
                 });
+        assertThat(authorities.keySet()).containsAll(admission.keySet());
         // client authority == the independent oracle
         w.clientOracle.forEach(
                 (k, expected) ->
