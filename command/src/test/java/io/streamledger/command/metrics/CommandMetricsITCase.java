@@ -53,6 +53,20 @@ class CommandMetricsITCase {
                         .observeRequests(metrics::httpRequest)
                         .start("127.0.0.1", 0);
         admin = MetricsServer.start(metrics, "127.0.0.1", 0);
+        // admission reserves buying power: fund the account from the house account first
+        HttpResponse<String> funded =
+                send(
+                        api("/v1/ledger/transactions")
+                                .header(HttpApi.HEADER_API_KEY, KEY)
+                                .header("Content-Type", "application/json")
+                                .POST(
+                                        HttpRequest.BodyPublishers.ofString(
+                                                "{\"sourceId\":\"fund-m\",\"postings\":[{\"accountId\":\""
+                                                        + CommandFixture.FUNDING_ACCOUNT
+                                                        + "\",\"currency\":\"USD\",\"amount\":\"-100000.00\"},"
+                                                        + "{\"accountId\":\"ACC-M\",\"currency\":\"USD\",\"amount\":\"100000.00\"}]}"))
+                                .build());
+        assertThat(funded.statusCode()).as(funded.body()).isEqualTo(201);
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> r =
                     send(
