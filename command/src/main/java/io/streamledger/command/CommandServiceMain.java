@@ -1,12 +1,15 @@
 package io.streamledger.command;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.command.metrics.CommandMetrics;
+import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
@@ -16,6 +19,7 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import javax.annotation.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,6 +52,26 @@ public final class CommandServiceMain implements Callable<Integer> {
             names = "--dynamodb-endpoint",
             description = "DynamoDB endpoint override, e.g. http://127.0.0.1:8000")
     URI dynamodbEndpoint;
+
+    @Option(
+            names = "--metrics-port",
+            defaultValue = "-1",
+            description =
+                    "admin port serving GET /metrics (Prometheus text; no API key, bind it"
+                            + " privately); -1 = off (default), 0 = random")
+    int metricsPort;
+
+    @Option(
+            names = "--metrics-bind",
+            defaultValue = "127.0.0.1",
+            description = "metrics admin bind address")
+    String metricsBind;
+
+    @Option(
+            names = "--hot-keys",
+            defaultValue = "10",
+            description = "partition keys kept per AP hot-key sketch (default: ${DEFAULT-VALUE})")
+    int hotKeys;
 
     @Option(names = "--region", defaultValue = "us-east-1")
     String region;
@@ -109,14 +133,17 @@ public final class CommandServiceMain implements Callable<Integer> {
             return 2;
         }
         ApiKeyAuthenticator auth = ApiKeyAuthenticator.fromFile(apiKeysFile);
-        DynamoDbClient dynamo = dynamoClient(dynamodbEndpoint, region);
+        CommandMetrics metrics = new CommandMetrics(hotKeys);
+        DynamoDbClient dynamo = dynamoClient(dynamodbEndpoint, region, metrics.dynamo());
         if (createTables) {
             TableProvisioner.createAll(dynamo, tablePrefix);
         }
         ServiceConfig cfg =
                 ServiceConfig.defaults(tablePrefix).withLease(Duration.ofSeconds(leaseSeconds));
         CommandService service = new CommandService(dynamo, cfg, RetryPolicy.defaults());
-        HttpApi http = service.http(auth).start(bind, port);
+        HttpApi http = service.http(auth).observeRequests(metrics::httpRequest).start(bind, port);
+        MetricsServer metricsServer =
+                metricsPort < 0 ? null : MetricsServer.start(metrics, metricsBind, metricsPort);
         String owner = "cs-" + UUID.randomUUID();
         OutboxRelay outbox = null;
         KinesisClient kinesis = null;
@@ -148,6 +175,13 @@ public final class CommandServiceMain implements Callable<Integer> {
                         + (relay ? "on" : "off")
                         + ", repair "
                         + (repair ? "on" : "off")
+                        + (metricsServer == null
+                                ? ""
+                                : ", metrics http://"
+                                        + metricsBind
+                                        + ":"
+                                        + metricsServer.port()
+                                        + "/metrics")
                         + ")");
         CountDownLatch stop = new CountDownLatch(1);
         OutboxRelay o = outbox;
@@ -158,6 +192,9 @@ public final class CommandServiceMain implements Callable<Integer> {
                         new Thread(
                                 () -> {
                                     http.close();
+                                    if (metricsServer != null) {
+                                        metricsServer.close();
+                                    }
                                     if (o != null) {
                                         o.close();
                                     }
@@ -177,12 +214,18 @@ public final class CommandServiceMain implements Callable<Integer> {
 
     /** The service's DynamoDB client: SDK retries off, the service's one retry policy decides. */
     public static DynamoDbClient dynamoClient(URI endpoint, String region) {
+        return dynamoClient(endpoint, region, null);
+    }
+
+    /** As {@link #dynamoClient(URI, String)}, every call recorded per AP by {@code metrics}. */
+    public static DynamoDbClient dynamoClient(
+            URI endpoint, String region, @Nullable DynamoDbMetricsRecorder metrics) {
         // Apache client: pooled keep-alive connections with TCP_NODELAY
         return DynamoDbClientConfig.forEndpoint(endpoint, region)
                 .apacheHttpClient(256)
                 .sdkMaxAttempts(1)
                 .build()
-                .buildSyncClient();
+                .buildSyncClient(metrics);
     }
 
     static KinesisClient kinesisClient(URI endpoint, String region) {

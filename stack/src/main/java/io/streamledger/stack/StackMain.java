@@ -3,6 +3,7 @@ package io.streamledger.stack;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.ProjectionJob;
+import io.streamledger.model.contract.ContractResources;
 import io.streamledger.model.table.Tables;
 import java.io.File;
 import java.io.IOException;
@@ -166,6 +167,13 @@ public final class StackMain implements Callable<Integer> {
     Integer prometheusPort;
 
     @Option(
+            names = "--command-metrics-port",
+            description =
+                    "serve the command service's GET /metrics (per-AP DynamoDB and HTTP route"
+                            + " metrics) on this port (0 = a free port; default: off)")
+    Integer commandMetricsPort;
+
+    @Option(
             names = "--drain-timeout",
             defaultValue = "90s",
             converter = Converters.DurationConverter.class,
@@ -187,6 +195,14 @@ public final class StackMain implements Callable<Integer> {
             paramLabel = "FILE",
             description = "also write the summary as JSON")
     Path summaryJson;
+
+    @Option(
+            names = "--measured-lanes",
+            paramLabel = "FILE",
+            description =
+                    "write the measured lane file (rate, units per op, max-key share per LANE row"
+                            + " the command service served) for bin/capacity lanes --measured")
+    Path measuredLanes;
 
     private final AtomicBoolean interrupted = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -226,9 +242,14 @@ public final class StackMain implements Callable<Integer> {
         FreshnessProbe probe = null;
         int exit = 0;
         try {
-            services = new StackServices(dataDir, endpointPort, commandPort, keys, kinesis);
+            services =
+                    new StackServices(
+                            dataDir, endpointPort, commandPort, commandMetricsPort, keys, kinesis);
             System.out.println("  DynamoDB endpoint  " + services.endpoint.endpoint());
             System.out.println("  command service    " + services.commandUrl());
+            if (services.metricsServer != null) {
+                System.out.println("  command metrics    " + services.commandMetricsUrl());
+            }
             if (services.kinesis != null) {
                 System.out.println("  kinesis-local      " + services.kinesis.endpoint());
             }
@@ -285,6 +306,18 @@ public final class StackMain implements Callable<Integer> {
                             launchMillis,
                             jvmStartNanos);
             System.out.println(summary.render());
+            if (measuredLanes != null) {
+                MeasuredLaneFile.write(
+                        measuredLanes,
+                        MeasuredLaneFile.measure(
+                                ContractResources.contract(), services.commandMetrics, duration));
+                System.out.println(
+                        "measured lanes written to "
+                                + measuredLanes
+                                + " (bin/capacity lanes --measured "
+                                + measuredLanes
+                                + ")");
+            }
             if (summaryJson != null) {
                 summary.writeJson(summaryJson);
             }

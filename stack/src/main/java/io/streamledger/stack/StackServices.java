@@ -7,6 +7,8 @@ import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
 import io.streamledger.command.config.ServiceConfig;
 import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.command.metrics.CommandMetrics;
+import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
@@ -53,10 +55,26 @@ final class StackServices implements AutoCloseable {
     final HttpApi http;
     final @Nullable KinesisLocal kinesis;
 
+    /** The command service's metrics (its own instrumented client, HTTP routes). */
+    final CommandMetrics commandMetrics = CommandMetrics.create();
+
+    /** The command service's admin port serving {@code /metrics}, when asked for. */
+    final @Nullable MetricsServer metricsServer;
+
     StackServices(
             Path dataDir,
             int endpointPort,
             int commandPort,
+            Map<String, String> apiKeysByTenant,
+            boolean kinesisTransport) {
+        this(dataDir, endpointPort, commandPort, null, apiKeysByTenant, kinesisTransport);
+    }
+
+    StackServices(
+            Path dataDir,
+            int endpointPort,
+            int commandPort,
+            @Nullable Integer commandMetricsPort,
             Map<String, String> apiKeysByTenant,
             boolean kinesisTransport) {
         this.apiKeys = Map.copyOf(apiKeysByTenant);
@@ -103,9 +121,24 @@ final class StackServices implements AutoCloseable {
             apiKeys.forEach(keys::key);
             ApiKeyAuthenticator auth = keys.build();
             ServiceConfig cfg = ServiceConfig.defaults("");
-            CommandService service = new CommandService(ddb, cfg, RetryPolicy.defaults());
-            http = service.http(auth).start("127.0.0.1", commandPort);
+            // the service's own client records its calls per AP; the stack's probes stay out
+            DynamoDbClient commandDdb =
+                    CommandServiceMain.dynamoClient(
+                            endpoint.endpoint(), "us-east-1", commandMetrics.dynamo());
+            closeInReverse.add(commandDdb);
+            CommandService service = new CommandService(commandDdb, cfg, RetryPolicy.defaults());
+            http =
+                    service.http(auth)
+                            .observeRequests(commandMetrics::httpRequest)
+                            .start("127.0.0.1", commandPort);
             closeInReverse.add(http);
+            metricsServer =
+                    commandMetricsPort == null
+                            ? null
+                            : MetricsServer.start(commandMetrics, "127.0.0.1", commandMetricsPort);
+            if (metricsServer != null) {
+                closeInReverse.add(metricsServer);
+            }
             String owner = "stack-" + UUID.randomUUID();
             IdempotencyRepairWorker repair =
                     service.repairWorker(auth::tenants, owner).start(Duration.ofSeconds(2));
@@ -150,6 +183,12 @@ final class StackServices implements AutoCloseable {
 
     String portfolioTable() {
         return naming.physicalName(Tables.PORTFOLIO, Tables.PORTFOLIO_INITIAL_VERSION);
+    }
+
+    String commandMetricsUrl() {
+        return metricsServer == null
+                ? null
+                : "http://127.0.0.1:" + metricsServer.port() + "/metrics";
     }
 
     String commandUrl() {

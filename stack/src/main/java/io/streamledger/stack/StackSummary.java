@@ -111,6 +111,9 @@ record StackSummary(
         Map<String, String> where = new LinkedHashMap<>();
         where.put("Flink web UI", cluster.uiUrl());
         where.put("command service", services.commandUrl());
+        if (services.metricsServer != null) {
+            where.put("command metrics", services.commandMetricsUrl());
+        }
         where.put("DynamoDB endpoint", services.endpoint.endpoint().toString());
         where.put("data dir", dataDir.toString());
         where.put("checkpoints", dataDir.resolve("checkpoints").toString());

@@ -104,7 +104,9 @@ class DockerComposeTest {
         assertThat(ports("dynamodb-local")).containsExactly("127.0.0.1:8000:8000");
         assertThat(argAfter("dynamodb-local", "--port")).isEqualTo("8000");
         assertThat(argAfter("command-service", "--port")).isEqualTo("8080");
-        assertThat(ports("command-service")).containsExactly("127.0.0.1:8080:8080");
+        assertThat(ports("command-service"))
+                .containsExactly("127.0.0.1:8080:8080", "127.0.0.1:9464:9464");
+        assertThat(argAfter("command-service", "--metrics-port")).isEqualTo("9464");
         assertThat(argAfter("command-service", "--dynamodb-endpoint"))
                 .isEqualTo("http://dynamodb-local:8000");
         assertThat(Files.readAllLines(ROOT.resolve("docker/api-keys.txt")))

@@ -1,5 +1,7 @@
 package io.streamledger.aws.client;
 
+import io.streamledger.aws.metrics.DynamoDbMetricsInterceptor;
+import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 import java.io.Serializable;
 import java.net.URI;
 import java.time.Duration;
@@ -129,11 +131,17 @@ public final class DynamoDbClientConfig implements Serializable {
      * further requests wait for a connection rather than opening more.
      */
     public DynamoDbAsyncClient buildAsyncClient(int maxConcurrency) {
+        return buildAsyncClient(maxConcurrency, null);
+    }
+
+    /** As {@link #buildAsyncClient(int)}, every call recorded by {@code metrics} (null: none). */
+    public DynamoDbAsyncClient buildAsyncClient(
+            int maxConcurrency, @Nullable DynamoDbMetricsRecorder metrics) {
         var builder =
                 DynamoDbAsyncClient.builder()
                         .region(Region.of(region))
                         .credentialsProvider(credentialsProvider())
-                        .overrideConfiguration(overrideConfiguration())
+                        .overrideConfiguration(overrideConfiguration(metrics))
                         .httpClientBuilder(
                                 NettyNioAsyncHttpClient.builder()
                                         .maxConcurrency(maxConcurrency)
@@ -147,11 +155,16 @@ public final class DynamoDbClientConfig implements Serializable {
 
     /** A blocking client on the configured HTTP client. */
     public DynamoDbClient buildSyncClient() {
+        return buildSyncClient(null);
+    }
+
+    /** As {@link #buildSyncClient()}, every call recorded by {@code metrics} (null: none). */
+    public DynamoDbClient buildSyncClient(@Nullable DynamoDbMetricsRecorder metrics) {
         var builder =
                 DynamoDbClient.builder()
                         .region(Region.of(region))
                         .credentialsProvider(credentialsProvider())
-                        .overrideConfiguration(overrideConfiguration());
+                        .overrideConfiguration(overrideConfiguration(metrics));
         if (httpClient == HttpClientKind.APACHE) {
             builder.httpClientBuilder(ApacheHttpClient.builder().maxConnections(maxConnections));
         } else {
@@ -163,11 +176,16 @@ public final class DynamoDbClientConfig implements Serializable {
         return builder.build();
     }
 
-    private ClientOverrideConfiguration overrideConfiguration() {
-        return ClientOverrideConfiguration.builder()
-                .retryStrategy(sdkRetryStrategy())
-                .apiCallAttemptTimeout(apiCallAttemptTimeout)
-                .build();
+    private ClientOverrideConfiguration overrideConfiguration(
+            @Nullable DynamoDbMetricsRecorder metrics) {
+        ClientOverrideConfiguration.Builder b =
+                ClientOverrideConfiguration.builder()
+                        .retryStrategy(sdkRetryStrategy())
+                        .apiCallAttemptTimeout(apiCallAttemptTimeout);
+        if (metrics != null) {
+            b.addExecutionInterceptor(new DynamoDbMetricsInterceptor(metrics));
+        }
+        return b.build();
     }
 
     /** The SDK's own AWS retry strategy, with {@code sdkMaxAttempts} attempts (1 = none). */

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import javax.annotation.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -82,6 +83,41 @@ public final class DynamoDbErrorClassifier {
                     : ErrorClass.FATAL;
         }
         return ErrorClass.FATAL;
+    }
+
+    /** Service error codes that mean throttling (a subset of the retryable codes). */
+    private static final Set<String> THROTTLING_CODES =
+            Set.of(
+                    "ProvisionedThroughputExceededException",
+                    "RequestLimitExceeded",
+                    "ThrottlingException",
+                    "Throttling");
+
+    /**
+     * The throttling reason of {@code error} for metrics: the service's error code, or the first
+     * throttling cancellation code of a cancelled transaction; null when it is no throttle.
+     */
+    public static @Nullable String throttlingReason(Throwable error) {
+        Throwable t = unwrap(error);
+        if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
+            for (CancellationReason reason : tce.cancellationReasons()) {
+                CancellationCode code = CancellationCode.of(reason.code());
+                if (code.retryable() && code != CancellationCode.TRANSACTION_CONFLICT) {
+                    return code.code();
+                }
+            }
+            return null;
+        }
+        if (t instanceof AwsServiceException ase) {
+            String code = ase.awsErrorDetails() == null ? null : ase.awsErrorDetails().errorCode();
+            if (code != null && THROTTLING_CODES.contains(code)) {
+                return code;
+            }
+            if (ase.isThrottlingException()) {
+                return code != null ? code : "HTTP" + ase.statusCode();
+            }
+        }
+        return null;
     }
 
     /** True when {@link #classify} says RETRYABLE. */

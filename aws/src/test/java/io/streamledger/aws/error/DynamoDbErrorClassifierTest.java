@@ -218,6 +218,26 @@ class DynamoDbErrorClassifierTest {
                 .startsWith("ValidationException (HTTP 400)");
     }
 
+    @Test
+    void throttlingReasonNamesTheThrottleAndNothingElse() {
+        assertThat(
+                        DynamoDbErrorClassifier.throttlingReason(
+                                new CompletionException(service(400, "ThrottlingException"))))
+                .isEqualTo("ThrottlingException");
+        assertThat(DynamoDbErrorClassifier.throttlingReason(service(400, "RequestLimitExceeded")))
+                .isEqualTo("RequestLimitExceeded");
+        assertThat(DynamoDbErrorClassifier.throttlingReason(cancelled("None", "ThrottlingError")))
+                .isEqualTo("ThrottlingError");
+        assertThat(DynamoDbErrorClassifier.throttlingReason(cancelled("TransactionConflict")))
+                .isNull();
+        assertThat(DynamoDbErrorClassifier.throttlingReason(service(500, "InternalServerError")))
+                .isNull();
+        assertThat(
+                        DynamoDbErrorClassifier.throttlingReason(
+                                ConditionalCheckFailedException.builder().message("x").build()))
+                .isNull();
+    }
+
     private static TransactionCanceledException cancelled(String... codes) {
         CancellationReason[] reasons = new CancellationReason[codes.length];
         for (int i = 0; i < codes.length; i++) {

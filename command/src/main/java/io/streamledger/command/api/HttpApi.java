@@ -104,6 +104,7 @@ public final class HttpApi implements AutoCloseable {
                         cfg -> {
                             cfg.showJavalinBanner = false;
                             cfg.http.maxRequestSize = StrictJson.MAX_BODY_BYTES;
+                            cfg.requestLogger.http(this::observe);
                         });
         authenticate(app, auth);
         app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
@@ -118,6 +119,34 @@ public final class HttpApi implements AutoCloseable {
         registerIfPresent(s.deadLetters(), HttpApi::deadLetterRoutes);
         registerIfPresent(s.ops(), (a, ops) -> ops.register(a));
         errorHandlers(app);
+    }
+
+    /** Sees every finished request (metrics); route is the matched template. */
+    @FunctionalInterface
+    public interface RequestObserver {
+        void request(String method, String route, int status, double seconds);
+    }
+
+    private volatile RequestObserver observer;
+
+    /** Reports every finished request to {@code o} (set before {@link #start}). */
+    public HttpApi observeRequests(RequestObserver o) {
+        this.observer = o;
+        return this;
+    }
+
+    private void observe(Context ctx, Float millis) {
+        RequestObserver o = observer;
+        if (o == null) {
+            return;
+        }
+        String route;
+        try {
+            route = ctx.endpointHandlerPath();
+        } catch (RuntimeException e) {
+            route = "unmatched";
+        }
+        o.request(ctx.method().name(), route, ctx.statusCode(), millis / 1000.0);
     }
 
     /** Registers one resource's routes on the app. */

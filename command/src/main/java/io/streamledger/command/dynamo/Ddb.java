@@ -1,8 +1,12 @@
 package io.streamledger.command.dynamo;
 
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.aws.retry.Retrying;
 import java.util.Collection;
 import java.util.Map;
+import javax.annotation.Nullable;
+import software.amazon.awssdk.awscore.AwsRequest;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -21,16 +25,37 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 /**
  * The service's DynamoDB access: every call asks for INDEXES consumed capacity, charges it to the
  * request's {@link CapacityMeter}, and goes through the one retry policy (seed CS06
- * classification).
+ * classification); {@link #ap} tags the calls with the AP they serve for the per-AP metrics.
  */
 public final class Ddb {
 
     private final DynamoDbClient client;
     private final Retrying retrying;
+    private final @Nullable AwsRequestOverrideConfiguration tag;
 
     public Ddb(DynamoDbClient client, Retrying retrying) {
+        this(client, retrying, null);
+    }
+
+    private Ddb(
+            DynamoDbClient client,
+            Retrying retrying,
+            @Nullable AwsRequestOverrideConfiguration tag) {
         this.client = client;
         this.retrying = retrying;
+        this.tag = tag;
+    }
+
+    /** This access with every call tagged as serving {@code ap} ({@link ApTag}, for metrics). */
+    public Ddb ap(String ap) {
+        return new Ddb(client, retrying, ApTag.override(ap));
+    }
+
+    private <B extends AwsRequest.Builder> B tagged(B builder) {
+        if (tag != null) {
+            builder.overrideConfiguration(tag);
+        }
+        return builder;
     }
 
     public DynamoDbClient client() {
@@ -47,7 +72,7 @@ public final class Ddb {
                 retrying.call(
                         () ->
                                 client.getItem(
-                                        GetItemRequest.builder()
+                                        tagged(GetItemRequest.builder())
                                                 .tableName(table)
                                                 .key(key)
                                                 .consistentRead(true)
@@ -65,7 +90,7 @@ public final class Ddb {
                 retrying.call(
                         () ->
                                 client.getItem(
-                                        GetItemRequest.builder()
+                                        tagged(GetItemRequest.builder())
                                                 .tableName(table)
                                                 .key(key)
                                                 .consistentRead(false)
@@ -78,7 +103,8 @@ public final class Ddb {
 
     /** A conditional put; ConditionalCheckFailedException propagates to the caller. */
     public PutItemResponse put(PutItemRequest.Builder req, CapacityMeter meter) {
-        PutItemRequest built = req.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+        PutItemRequest built =
+                tagged(req).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
         PutItemResponse r = retrying.call(() -> client.putItem(built));
         meter.add(r.consumedCapacity());
         return r;
@@ -86,7 +112,7 @@ public final class Ddb {
 
     public UpdateItemResponse update(UpdateItemRequest.Builder req, CapacityMeter meter) {
         UpdateItemRequest built =
-                req.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+                tagged(req).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
         UpdateItemResponse r = retrying.call(() -> client.updateItem(built));
         meter.add(r.consumedCapacity());
         return r;
@@ -100,7 +126,7 @@ public final class Ddb {
     public TransactWriteItemsResponse transact(
             Collection<TransactWriteItem> items, String clientRequestToken, CapacityMeter meter) {
         TransactWriteItemsRequest built =
-                TransactWriteItemsRequest.builder()
+                tagged(TransactWriteItemsRequest.builder())
                         .transactItems(items)
                         .clientRequestToken(clientRequestToken)
                         .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)
@@ -111,7 +137,8 @@ public final class Ddb {
     }
 
     public QueryResponse query(QueryRequest.Builder req, CapacityMeter meter) {
-        QueryRequest built = req.returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
+        QueryRequest built =
+                tagged(req).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
         QueryResponse r = retrying.call(() -> client.query(built));
         meter.add(r.consumedCapacity());
         return r;

@@ -87,7 +87,8 @@ public final class FillService {
         // Validate amounts against the order's instrument and currency before anything is
         // written: bad input is a 400 that leaves no request record behind.
         Map<String, AttributeValue> order =
-                ddb.getStrong(tables.orders(), OrderItems.key(tenant, cmd.orderId()), meter);
+                ddb.ap("AP01")
+                        .getStrong(tables.orders(), OrderItems.key(tenant, cmd.orderId()), meter);
         if (order == null) {
             throw ApiException.notFound("order '" + cmd.orderId() + "' not found");
         }
@@ -152,7 +153,7 @@ public final class FillService {
     /** The account's last assigned execution sequence (0 before its first fill). */
     private long readExecSeq(String tenant, String accountId, CapacityMeter meter) {
         Map<String, AttributeValue> counter =
-                ddb.getStrong(tables.orders(), execSeqKey(tenant, accountId), meter);
+                ddb.ap("CS04").getStrong(tables.orders(), execSeqKey(tenant, accountId), meter);
         return counter == null ? 0L : Av.lng(counter, Attr.ACCOUNT_EXEC_SEQ, 0);
     }
 
@@ -182,7 +183,7 @@ public final class FillService {
 
     private OrderSnapshot readOrder(String tenant, String orderId, CapacityMeter meter) {
         Map<String, AttributeValue> order =
-                ddb.getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
+                ddb.ap("AP01").getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
         if (order == null) {
             throw ApiException.notFound("order '" + orderId + "' not found");
         }
@@ -365,7 +366,7 @@ public final class FillService {
     /** One transaction; false when another fill advanced the order first (re-read and retry). */
     private boolean write(Claim claim, FillPlan plan, int round, CapacityMeter meter) {
         try {
-            ddb.transact(plan.tx(), claim.roundToken(round), meter);
+            ddb.ap("CS04").transact(plan.tx(), claim.roundToken(round), meter);
             return true;
         } catch (TransactionCanceledException e) {
             if (Tx.conditionFailed(e.cancellationReasons(), TX_REQUEST)) {

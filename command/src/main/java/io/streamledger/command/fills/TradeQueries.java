@@ -113,7 +113,7 @@ public final class TradeQueries {
         } else {
             q.consistentRead(strong);
         }
-        QueryResponse r = ddb.query(q, meter);
+        QueryResponse r = ddb.ap(tradeAp(index)).query(q, meter);
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         ArrayNode items = body.putArray("trades");
         for (Map<String, AttributeValue> item : r.items()) {
@@ -127,5 +127,13 @@ public final class TradeQueries {
         }
         body.put("consistency", strong ? "strong" : "eventual");
         return body;
+    }
+
+    /** AP04 on the order's own key (IDX04), AP05 by account (IDX05), AP06 by symbol (IDX06). */
+    private static String tradeAp(String index) {
+        if (index == null) {
+            return "AP04";
+        }
+        return Schema.TRADES_BY_SYMBOL_INDEX.equals(index) ? "AP06" : "AP05";
     }
 }

@@ -73,7 +73,7 @@ public final class IdempotencyStore {
             Duration lease,
             Duration retention,
             boolean repairIndexOnClaim) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP08");
         this.table = table;
         this.clock = clock;
         this.lease = lease;

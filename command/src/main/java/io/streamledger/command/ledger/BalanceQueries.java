@@ -34,14 +34,14 @@ public final class BalanceQueries {
     }
 
     public BalanceQueries(Ddb ddb, TableNames tables, java.time.Clock clock) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP12");
         this.tables = tables;
         this.clock = clock;
     }
 
     /** The AP11 statement and month summary of an account. */
     public StatementQueries statements() {
-        return new StatementQueries(ddb, tables, clock);
+        return new StatementQueries(ddb.ap("AP11"), tables, clock);
     }
 
     public ObjectNode balances(String tenant, String accountId, CapacityMeter meter) {

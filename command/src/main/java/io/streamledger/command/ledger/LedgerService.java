@@ -135,10 +135,11 @@ public final class LedgerService {
     private List<PostingLine> reversedPostings(
             String tenant, String originalSource, CapacityMeter meter) {
         Map<String, AttributeValue> raw =
-                ddb.getStrong(
-                        tables.idempotency(),
-                        IdempotencyStore.key(tenant, "LEDGER:" + originalSource),
-                        meter);
+                ddb.ap("AP08")
+                        .getStrong(
+                                tables.idempotency(),
+                                IdempotencyStore.key(tenant, "LEDGER:" + originalSource),
+                                meter);
         IdempotencyRecord orig = raw == null ? null : IdempotencyStore.toRecord(raw);
         if (orig == null
                 || orig.state() != RequestState.COMPLETED
@@ -248,7 +249,7 @@ public final class LedgerService {
         int requestIndex = tx.size();
         tx.add(executor.store().completionPut(claim, plan.response()));
         try {
-            ddb.transact(tx, claim.roundToken(round), meter);
+            ddb.ap("CS11").transact(tx, claim.roundToken(round), meter);
             return true;
         } catch (TransactionCanceledException ex) {
             var reasons = ex.cancellationReasons();
@@ -280,7 +281,8 @@ public final class LedgerService {
     private Authority readAuthority(
             String tenant, String account, Asset asset, CapacityMeter meter) {
         Map<String, AttributeValue> item =
-                ddb.getStrong(tables.ledger(), Authority.key(tenant, account, asset), meter);
+                ddb.ap("AP12")
+                        .getStrong(tables.ledger(), Authority.key(tenant, account, asset), meter);
         return item == null
                 ? Authority.empty(tenant, account, asset)
                 : Authority.from(tenant, item);
@@ -289,10 +291,11 @@ public final class LedgerService {
     private PostingSequence.Counter readCounter(
             String tenant, String account, YearMonth month, CapacityMeter meter) {
         return LedgerItemCodec.counterFrom(
-                ddb.getStrong(
-                        tables.ledger(),
-                        LedgerItemCodec.key(new MonthCounterKey(tenant, account, month)),
-                        meter));
+                ddb.ap("AP10")
+                        .getStrong(
+                                tables.ledger(),
+                                LedgerItemCodec.key(new MonthCounterKey(tenant, account, month)),
+                                meter));
     }
 
     // ------------------------------------------------------------------ reservations
@@ -456,7 +459,7 @@ public final class LedgerService {
                             next.writeFrom(a.version(), tables.ledger(), claim.effectId(), now),
                             executor.store().completionPut(claim, response));
             try {
-                ddb.transact(tx, claim.roundToken(round), meter);
+                ddb.ap("AP12").transact(tx, claim.roundToken(round), meter);
                 return response;
             } catch (TransactionCanceledException ex) {
                 if (Tx.conditionFailed(ex.cancellationReasons(), 1)) {

@@ -85,7 +85,7 @@ public final class CancelService {
             RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public CancelService(Ddb ddb, TableNames tables, IdempotentExecutor executor) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP01");
         this.tables = tables;
         this.executor = executor;
     }

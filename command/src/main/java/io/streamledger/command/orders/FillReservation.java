@@ -51,7 +51,7 @@ public final class FillReservation {
     private final BuyingPowerPolicy policy;
 
     public FillReservation(Ddb ddb, TableNames tables, BuyingPowerPolicy policy) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP12");
         this.tables = tables;
         this.policy = policy;
     }

@@ -37,7 +37,7 @@ public final class OrderQueries {
     public ObjectNode get(String tenant, String orderId, CapacityMeter meter) {
         Fields.checkId("order id", orderId);
         Map<String, AttributeValue> item =
-                ddb.getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
+                ddb.ap("AP01").getStrong(tables.orders(), OrderItems.key(tenant, orderId), meter);
         if (item == null) {
             throw ApiException.notFound("order '" + orderId + "' not found");
         }
@@ -91,17 +91,18 @@ public final class OrderQueries {
                 PageCursor.decode(
                         cursor, Set.of(Schema.PK, Schema.SK, pkAttr, skAttr), pkAttr, pkValue);
         QueryResponse r =
-                ddb.query(
-                        QueryRequest.builder()
-                                .tableName(tables.orders())
-                                .indexName(index)
-                                .keyConditionExpression("#pk = :pk")
-                                .expressionAttributeNames(Map.of("#pk", pkAttr))
-                                .expressionAttributeValues(Map.of(":pk", Av.s(pkValue)))
-                                .scanIndexForward(false)
-                                .limit(pageSize)
-                                .exclusiveStartKey(start),
-                        meter);
+                ddb.ap(Schema.ORDERS_BY_STATUS_INDEX.equals(index) ? "AP03" : "AP02")
+                        .query(
+                                QueryRequest.builder()
+                                        .tableName(tables.orders())
+                                        .indexName(index)
+                                        .keyConditionExpression("#pk = :pk")
+                                        .expressionAttributeNames(Map.of("#pk", pkAttr))
+                                        .expressionAttributeValues(Map.of(":pk", Av.s(pkValue)))
+                                        .scanIndexForward(false)
+                                        .limit(pageSize)
+                                        .exclusiveStartKey(start),
+                                meter);
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         ArrayNode items = body.putArray("orders");
         for (Map<String, AttributeValue> item : r.items()) {

@@ -140,7 +140,7 @@ public final class OrderService {
                                         hold.amount(),
                                         now)));
         try {
-            ddb.transact(tx, token(claim), meter);
+            ddb.ap("CS01").transact(tx, token(claim), meter);
             return response;
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.cancellationReasons();
@@ -164,10 +164,11 @@ public final class OrderService {
     private DurableResponse fromExistingOrder(
             Claim claim, PlaceOrderCommand cmd, CapacityMeter meter) {
         Map<String, AttributeValue> sentinel =
-                ddb.getStrong(
-                        tables.orders(),
-                        OrderItems.sentinelKey(claim.tenant(), cmd.clientOrderId()),
-                        meter);
+                ddb.ap("AP17")
+                        .getStrong(
+                                tables.orders(),
+                                OrderItems.sentinelKey(claim.tenant(), cmd.clientOrderId()),
+                                meter);
         if (sentinel == null) {
             throw new IllegalStateException(
                     "order " + claim.effectId() + " exists without its AP17 sentinel");
@@ -180,10 +181,12 @@ public final class OrderService {
                             + "' already identifies a different order");
         }
         Map<String, AttributeValue> order =
-                ddb.getStrong(
-                        tables.orders(),
-                        OrderItems.key(claim.tenant(), Av.reqStr(sentinel, OrderItems.S_ORDER_ID)),
-                        meter);
+                ddb.ap("AP01")
+                        .getStrong(
+                                tables.orders(),
+                                OrderItems.key(
+                                        claim.tenant(), Av.reqStr(sentinel, OrderItems.S_ORDER_ID)),
+                                meter);
         if (order == null) {
             throw new IllegalStateException(
                     "AP17 sentinel " + cmd.clientOrderId() + " maps to a missing order");

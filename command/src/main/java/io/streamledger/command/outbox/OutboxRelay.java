@@ -167,7 +167,7 @@ public final class OutboxRelay implements AutoCloseable {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be positive: " + batch);
         }
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP16");
         this.table = table;
         this.owner = owner;
         this.clock = clock;

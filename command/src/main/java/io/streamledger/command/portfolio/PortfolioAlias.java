@@ -37,7 +37,7 @@ public final class PortfolioAlias {
     private final TableNames tables;
 
     public PortfolioAlias(Ddb ddb, TableNames tables) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP07");
         this.tables = tables;
     }
 

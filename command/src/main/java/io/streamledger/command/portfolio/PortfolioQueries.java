@@ -46,7 +46,7 @@ public final class PortfolioQueries {
     private final PortfolioAlias alias;
 
     public PortfolioQueries(Ddb ddb, TableNames tables) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP07");
         this.tables = tables;
         this.alias = new PortfolioAlias(ddb, tables);
     }

@@ -67,7 +67,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
             Function<IdempotencyRecord, IdempotentExecutor.Effect> effects,
             String owner,
             Duration retryDelay) {
-        this.ddb = ddb;
+        this.ddb = ddb.ap("AP18");
         this.store = store;
         this.tenants = tenants;
         this.effects = effects;

@@ -42,12 +42,14 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
                                 JobOptions.<ProjectionUpdate>versionedSink(
                                         conf, PortfolioRows.GUARD, (u, ctx) -> r.viewRow(u)),
                                 conf)
+                        .accessPattern("AP07")
                         .build();
         this.checkpointRowSink =
                 JobOptions.withFlushLimits(
                                 JobOptions.<ProjectionUpdate>versionedSink(
                                         conf, PortfolioRows.GUARD, (u, ctx) -> r.checkpointRow(u)),
                                 conf)
+                        .accessPattern("AP13")
                         .build();
         // AP15: overdue gaps become create-once break rows in the Reconciliation table
         this.gapBreakSink = BreakSinks.gapBreaks(conf);

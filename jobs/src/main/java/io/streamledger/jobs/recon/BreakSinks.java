@@ -36,6 +36,7 @@ public final class BreakSinks {
                         conf,
                         BreakRows.GUARD,
                         (g, ctx) -> rows.newBreak(GapBreaks.toBreak(g, reason)))
+                .accessPattern("AP15")
                 .build();
     }
 
@@ -45,6 +46,7 @@ public final class BreakSinks {
                         JobOptions.<BreakRecord>versionedSink(
                                 conf, BreakRows.GUARD, (b, ctx) -> rows.newBreak(b)),
                         conf)
+                .accessPattern("AP15")
                 .build();
     }
 }

@@ -164,6 +164,7 @@ public final class ReconciliationJob {
                                 .physicalName(Tables.RECONCILIATION));
         return JobOptions.<ReconBatch>versionedSink(
                         conf, BatchRows.GUARD, (b, ctx) -> rows.batch(b))
+                .accessPattern("AP14")
                 .build();
     }
 

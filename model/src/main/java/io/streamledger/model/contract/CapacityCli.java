@@ -89,7 +89,7 @@ public final class CapacityCli implements Runnable {
             return name + ": " + e.getMessage();
         }
 
-        private static String read(Path file) {
+        static String read(Path file) {
             try {
                 return Files.readString(file, StandardCharsets.UTF_8);
             } catch (IOException e) {
@@ -176,8 +176,20 @@ public final class CapacityCli implements Runnable {
         private static final String FORMAT =
                 "%-5s %-5s %-27s %-5s %6s %5s %5s %6s %6s %8s %8s %-18s %-18s %s%n";
 
+        private static final String MEASURED_FORMAT =
+                "%-5s %-5s %-27s %-5s %10s %10s %8s %8s %8s %8s %6s %6s %9s %-18s %s%n";
+
         @Spec CommandSpec spec;
         @Mixin Sources sources;
+
+        @Option(
+                names = "--measured",
+                paramLabel = "FILE",
+                description =
+                        "measured lanes, lines '<lane>|<rate/s>|<units per op>|<max-key share>':"
+                                + " printed beside the contract's values with the seed rule's"
+                                + " verdict (FEASIBLE / OVER_TARGET)")
+        Path measured;
 
         @Override
         public Integer call() {
@@ -240,8 +252,63 @@ public final class CapacityCli implements Runnable {
                     bad == 0
                             ? "CONSISTENT: 0 lane violations"
                             : "INCONSISTENT: " + bad + " lane violations");
+            if (measured != null) {
+                List<MeasuredLanes.Verdict> verdicts;
+                try {
+                    verdicts =
+                            MeasuredLanes.assess(
+                                    contract, MeasuredLanes.parse(Sources.read(measured)));
+                } catch (IllegalArgumentException | UncheckedIOException e) {
+                    spec.commandLine()
+                            .getErr()
+                            .println("capacity lanes --measured: " + e.getMessage());
+                    return INCONSISTENT;
+                }
+                printMeasured(out, verdicts);
+            }
             out.flush();
             return bad == 0 ? CONSISTENT : INCONSISTENT;
+        }
+
+        private static void printMeasured(PrintWriter out, List<MeasuredLanes.Verdict> verdicts) {
+            out.println("# measured: rate x units x max-key share / shards vs target");
+            out.printf(
+                    MEASURED_FORMAT,
+                    "lane",
+                    "AP",
+                    "route",
+                    "kind",
+                    "rate/s",
+                    "seedRate",
+                    "units",
+                    "seedUnit",
+                    "share",
+                    "seedShr",
+                    "shards",
+                    "target",
+                    "load",
+                    "measured",
+                    "seedState");
+            for (MeasuredLanes.Verdict v : verdicts) {
+                LaneRow l = v.lane();
+                out.printf(
+                        MEASURED_FORMAT,
+                        l.id(),
+                        l.accessPattern(),
+                        l.route(),
+                        l.unitKind(),
+                        CapacityModel.format(v.measured().rate()),
+                        CapacityModel.format(l.rate()),
+                        CapacityModel.format(v.measured().unitsPerOperation()),
+                        CapacityModel.format(l.unitsPerOperation()),
+                        CapacityModel.format(v.measured().maxKeyShare()),
+                        na(l.maxKeyShare()),
+                        CapacityModel.format(v.shards()),
+                        CapacityModel.format(v.target()),
+                        v.loadPerShard().toPlainString(),
+                        v.state(),
+                        l.state());
+            }
         }
 
         private static String na(@Nullable BigDecimal v) {

@@ -4,8 +4,10 @@ import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.sinks.metrics.FlinkMetricsBackend;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -34,6 +36,9 @@ public final class DeadLetterSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
 
     public static final String METRIC_GROUP = "deadLetters";
+
+    /** Tag of the dead-letter writes: the durable dead-letter table is CS08's, not an AP's. */
+    static final String AP = "CS08";
 
     private final DynamoDbClientConfig client;
     private final String table;
@@ -76,7 +81,7 @@ public final class DeadLetterSink<T> implements Sink<T> {
     }
 
     private final class Writer implements SinkWriter<T> {
-        private final DynamoDbClient ddb = client.buildSyncClient();
+        private final DynamoDbClient ddb;
         private final RetryPolicy backoff =
                 RetryPolicy.halfJitter(
                         maxAttempts,
@@ -90,6 +95,7 @@ public final class DeadLetterSink<T> implements Sink<T> {
                 new EnumMap<>(DeadLetterReason.class);
 
         Writer(MetricGroup metrics) {
+            ddb = client.buildSyncClient(FlinkMetricsBackend.recorder(metrics));
             group = metrics.addGroup(METRIC_GROUP);
             written = group.counter("written");
             repeats = group.counter("repeats");
@@ -101,7 +107,8 @@ public final class DeadLetterSink<T> implements Sink<T> {
             DeadLetterEntry e = converter.toEntry(record);
             for (int attempt = 1; ; attempt++) {
                 try {
-                    UpdateItemResponse r = ddb.updateItem(DeadLetterItems.upsert(table, e));
+                    UpdateItemResponse r =
+                            ddb.updateItem(ApTag.tag(DeadLetterItems.upsert(table, e), AP));
                     boolean repeat =
                             r.hasAttributes()
                                     && r.attributes().containsKey(DeadLetterItems.A_ATTEMPTS);

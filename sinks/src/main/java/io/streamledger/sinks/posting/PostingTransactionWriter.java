@@ -3,6 +3,7 @@ package io.streamledger.sinks.posting;
 import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.aws.error.RecordFailurePolicy;
 import io.streamledger.aws.ledger.LedgerItemCodec;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.aws.retry.Retrying;
 import io.streamledger.model.deadletter.DeadLetterReason;
@@ -17,6 +18,7 @@ import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.posting.PostingStatus;
 import io.streamledger.operators.posting.PostingTransactionPlan;
 import io.streamledger.operators.posting.TradeFill;
+import io.streamledger.sinks.metrics.FlinkMetricsBackend;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,6 +74,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
  * PostingErrors}.
  */
 final class PostingTransactionWriter implements SinkWriter<TradeFill> {
+    /** The lane of the posting transaction and its counter reads (L10, AMP07). */
+    private static final String AP = "AP10";
 
     private final PostingSettings settings;
     private final PostingOutcomeListener listener;
@@ -110,7 +114,11 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             PostingSettings settings, PostingOutcomeListener listener, MetricGroup metrics) {
         this.settings = settings;
         this.listener = listener;
-        this.client = settings.client().buildAsyncClient(Math.max(8, settings.capacity()));
+        this.client =
+                settings.client()
+                        .buildAsyncClient(
+                                Math.max(8, settings.capacity()),
+                                FlinkMetricsBackend.recorder(metrics));
         this.backoff =
                 RetryPolicy.halfJitter(
                         settings.maxAttempts(),
@@ -227,7 +235,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                             PostingTransactionPlan tx = plan(fill, plan, counters);
                             planned.set(tx);
                             return client.transactWriteItems(
-                                            TransactWriteItemsRequest.builder()
+                                            ApTag.on(TransactWriteItemsRequest.builder(), AP)
                                                     .transactItems(encode(tx))
                                                     .build())
                                     .thenApply(ok -> tx);
@@ -462,7 +470,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             keys.add(LedgerItemCodec.key(new MonthCounterKey(tenant, a, month)));
         }
         BatchGetItemRequest req =
-                BatchGetItemRequest.builder()
+                ApTag.on(BatchGetItemRequest.builder(), AP)
                         .requestItems(
                                 Map.of(
                                         settings.ledgerTable(),

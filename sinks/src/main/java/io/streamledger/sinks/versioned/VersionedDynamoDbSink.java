@@ -91,7 +91,7 @@ public final class VersionedDynamoDbSink<InputT> extends AsyncSinkBase<InputT, V
                 context,
                 writerConfiguration(),
                 settings,
-                clientProvider.create(clientConcurrency()),
+                clientProvider.create(clientConcurrency(), context.metricGroup()),
                 recoveredState);
     }
 
@@ -111,7 +111,7 @@ public final class VersionedDynamoDbSink<InputT> extends AsyncSinkBase<InputT, V
                 context,
                 writerConfiguration(),
                 settings,
-                clientProvider.create(clientConcurrency()),
+                clientProvider.create(clientConcurrency(), context.metricGroup()),
                 recoveredState);
     }
 

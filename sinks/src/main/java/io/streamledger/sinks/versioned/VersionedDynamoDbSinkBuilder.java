@@ -1,6 +1,7 @@
 package io.streamledger.sinks.versioned;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.sinks.client.ItemWriteClientProvider;
 import io.streamledger.sinks.client.SdkItemWriteClient;
 import java.util.Objects;
@@ -29,6 +30,8 @@ public final class VersionedDynamoDbSinkBuilder<InputT> {
 
     private ElementConverter<InputT, VersionedWrite> converter;
     private ItemWriteClientProvider clientProvider;
+    private DynamoDbClientConfig clientConfig;
+    private String accessPattern;
     private WriteGuard guard = WriteGuard.versionGuard();
     private ReturnConsumedCapacity consumedCapacity = ReturnConsumedCapacity.TOTAL;
     private int maxBatchSize = 5000;
@@ -54,12 +57,20 @@ public final class VersionedDynamoDbSinkBuilder<InputT> {
 
     /** Required (or {@link #clientProvider}): the SDK client recipe. */
     public VersionedDynamoDbSinkBuilder<InputT> clientConfig(DynamoDbClientConfig config) {
-        this.clientProvider = SdkItemWriteClient.provider(Objects.requireNonNull(config));
+        this.clientConfig = Objects.requireNonNull(config);
+        this.clientProvider = null;
+        return this;
+    }
+
+    /** The AP the sink's writes serve (e.g. {@code AP07}), the tag of its per-AP metrics. */
+    public VersionedDynamoDbSinkBuilder<InputT> accessPattern(String ap) {
+        this.accessPattern = new ApTag(ap).id();
         return this;
     }
 
     public VersionedDynamoDbSinkBuilder<InputT> clientProvider(ItemWriteClientProvider provider) {
         this.clientProvider = provider;
+        this.clientConfig = null;
         return this;
     }
 
@@ -144,6 +155,10 @@ public final class VersionedDynamoDbSinkBuilder<InputT> {
      */
     public VersionedDynamoDbSink<InputT> build() {
         Objects.requireNonNull(converter, "elementConverter is required");
+        ItemWriteClientProvider clientProvider =
+                clientConfig != null
+                        ? SdkItemWriteClient.provider(clientConfig, accessPattern)
+                        : this.clientProvider;
         Objects.requireNonNull(clientProvider, "clientConfig or clientProvider is required");
         Objects.requireNonNull(guard, "guard");
         Objects.requireNonNull(consumedCapacity, "consumedCapacity");
