@@ -104,6 +104,10 @@ class TaskManagerKillITCase {
                 assertThat(r.authoritiesNotEqualToPostings()).isZero();
                 assertThat(r.viewMatchesAuthority()).isTrue();
                 assertThat(r.portfolioRowsWithOpenGap()).isZero();
+                // the posting gate's breaks, rejections and dead letters are durable: none here
+                assertThat(r.breaksByReason()).as("breaks").isEmpty();
+                assertThat(r.rejectedByReason()).as("rejected fills").isEmpty();
+                assertThat(r.deadLettersByReason()).as("dead letters").isEmpty();
                 // at least one job lost tasks with the TaskManager and came back from a checkpoint
                 Map<String, Object> p = cluster.jobFacts(posting);
                 Map<String, Object> q = cluster.jobFacts(projection);
