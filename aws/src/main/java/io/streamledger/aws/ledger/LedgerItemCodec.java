@@ -13,7 +13,10 @@ import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Put;
@@ -197,51 +200,24 @@ public final class LedgerItemCodec {
             BigDecimal settledPending,
             String txnId,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#pk", Attr.PK);
-        names.put("#tenant", LedgerSchema.TENANT);
-        names.put("#acct", LedgerSchema.ACCOUNT);
-        names.put("#atype", LedgerSchema.ASSET_TYPE);
-        names.put("#asset", LedgerSchema.ASSET);
-        names.put("#txn", LedgerSchema.LAST_TXN_ID);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
-        names.put("#reserved", LedgerSchema.RESERVED);
-        names.put("#posted", LedgerSchema.POSTED);
-        names.put("#avail", LedgerSchema.AVAILABLE);
-        names.put("#ver", LedgerSchema.VERSION);
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":tenant", Av.s(key.tenant()));
-        values.put(":acct", Av.s(key.account()));
-        values.put(":atype", Av.s(key.kind().name()));
-        values.put(":asset", Av.s(key.asset()));
-        values.put(":txn", Av.s(txnId));
-        values.put(":upd", Av.s(now.toString()));
-        values.put(":zero", Av.n(BigDecimal.ZERO));
-        values.put(":d", Av.n(delta));
-        values.put(":one", Av.n(1));
+        Map<String, AttributeValue> amounts = new HashMap<>();
+        amounts.put(":d", Av.n(delta));
         String add = " ADD #posted :d, #avail :d, #ver :one";
         if (settledPending.signum() != 0) {
-            names.put("#pending", LedgerSchema.PENDING);
-            values.put(":d", Av.n(delta.subtract(settledPending)));
-            values.put(":pd", Av.n(delta));
-            values.put(":ps", Av.n(settledPending.negate()));
+            amounts.put(":d", Av.n(delta.subtract(settledPending)));
+            amounts.put(":pd", Av.n(delta));
+            amounts.put(":ps", Av.n(settledPending.negate()));
             add = " ADD #posted :pd, #pending :ps, #avail :d, #ver :one";
         }
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(table)
-                                .key(key(key))
-                                .updateExpression(
-                                        "SET #tenant = :tenant, #acct = :acct, #atype = :atype,"
-                                                + " #asset = :asset, #txn = :txn, #upd = :upd,"
-                                                + " #reserved = if_not_exists(#reserved, :zero)"
-                                                + add)
-                                .conditionExpression("attribute_not_exists(#pk) OR #atype = :atype")
-                                .expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .build())
-                .build();
+        return authorityUpdate(
+                table,
+                key,
+                "#reserved = if_not_exists(#reserved, :zero)" + add,
+                "attribute_not_exists(#pk) OR #atype = :atype",
+                amounts,
+                txnId,
+                now,
+                false);
     }
 
     /** A new OPEN reservation of {@code amount} of {@code authority}'s asset for one order. */
@@ -342,59 +318,87 @@ public final class LedgerItemCodec {
             String condition,
             String ref,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#reserved", LedgerSchema.RESERVED);
-        names.put("#avail", LedgerSchema.AVAILABLE);
-        names.put("#ver", LedgerSchema.VERSION);
-        names.put("#txn", LedgerSchema.LAST_TXN_ID);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
-        if (condition.contains("#pk")) {
-            names.put("#pk", Attr.PK);
+        Map<String, AttributeValue> amounts = new HashMap<>();
+        amounts.put(":d", Av.n(delta));
+        amounts.put(":neg", Av.n(delta.negate()));
+        String add = " ADD #reserved :d, #avail :neg, #ver :one";
+        if (pending.signum() != 0) {
+            amounts.put(":pend", Av.n(pending));
+            amounts.put(":avd", Av.n(pending.subtract(delta)));
+            add = " ADD #reserved :d, #pending :pend, #avail :avd, #ver :one";
         }
-        names.put("#tenant", LedgerSchema.TENANT);
-        names.put("#acct", LedgerSchema.ACCOUNT);
-        names.put("#atype", LedgerSchema.ASSET_TYPE);
-        names.put("#asset", LedgerSchema.ASSET);
-        names.put("#posted", LedgerSchema.POSTED);
-        Map<String, AttributeValue> values = new HashMap<>();
+        return authorityUpdate(
+                table,
+                key,
+                "#posted = if_not_exists(#posted, :zero)" + add,
+                condition,
+                amounts,
+                ref,
+                now,
+                true);
+    }
+
+    /** Placeholders of the authority updates; each request names only those it uses. */
+    private static final Map<String, String> AUTHORITY_NAMES =
+            Map.ofEntries(
+                    Map.entry("#pk", Attr.PK),
+                    Map.entry("#tenant", LedgerSchema.TENANT),
+                    Map.entry("#acct", LedgerSchema.ACCOUNT),
+                    Map.entry("#atype", LedgerSchema.ASSET_TYPE),
+                    Map.entry("#asset", LedgerSchema.ASSET),
+                    Map.entry("#txn", LedgerSchema.LAST_TXN_ID),
+                    Map.entry("#upd", LedgerSchema.UPDATED_AT),
+                    Map.entry("#reserved", LedgerSchema.RESERVED),
+                    Map.entry("#posted", LedgerSchema.POSTED),
+                    Map.entry("#pending", LedgerSchema.PENDING),
+                    Map.entry("#avail", LedgerSchema.AVAILABLE),
+                    Map.entry("#ver", LedgerSchema.VERSION));
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("[#:][A-Za-z0-9_]+");
+
+    /**
+     * One AP12 authority update: sets the identity, last txn and time, then {@code change}; names
+     * and values are cut to those the expressions use (DynamoDB refuses unused ones).
+     */
+    private static TransactWriteItem authorityUpdate(
+            String table,
+            AuthorityKey key,
+            String change,
+            String condition,
+            Map<String, AttributeValue> amounts,
+            String txnId,
+            Instant now,
+            boolean returnOldOnFailure) {
+        String update =
+                "SET #tenant = :tenant, #acct = :acct, #atype = :atype, #asset = :asset,"
+                        + " #txn = :txn, #upd = :upd, "
+                        + change;
+        Set<String> used = new HashSet<>();
+        PLACEHOLDER.matcher(update + " " + condition).results().forEach(m -> used.add(m.group()));
+        Map<String, AttributeValue> values = new HashMap<>(amounts);
         values.put(":tenant", Av.s(key.tenant()));
         values.put(":acct", Av.s(key.account()));
         values.put(":atype", Av.s(key.kind().name()));
         values.put(":asset", Av.s(key.asset()));
-        values.put(":zero", Av.n(BigDecimal.ZERO));
-        values.put(":d", Av.n(delta));
-        values.put(":neg", Av.n(delta.negate()));
-        values.put(":one", Av.n(1));
-        values.put(":txn", Av.s(ref));
+        values.put(":txn", Av.s(txnId));
         values.put(":upd", Av.s(now.toString()));
-        String add = " ADD #reserved :d, #avail :neg, #ver :one";
-        if (pending.signum() != 0) {
-            names.put("#pending", LedgerSchema.PENDING);
-            values.put(":pend", Av.n(pending));
-            values.put(":avd", Av.n(pending.subtract(delta)));
-            add = " ADD #reserved :d, #pending :pend, #avail :avd, #ver :one";
-            if (!condition.contains(":neg")) {
-                values.remove(":neg"); // DynamoDB refuses unused expression values
-            }
+        values.put(":zero", Av.n(BigDecimal.ZERO));
+        values.put(":one", Av.n(1));
+        values.keySet().retainAll(used);
+        Map<String, String> names = new HashMap<>(AUTHORITY_NAMES);
+        names.keySet().retainAll(used);
+        Update.Builder u =
+                Update.builder()
+                        .tableName(table)
+                        .key(key(key))
+                        .updateExpression(update)
+                        .conditionExpression(condition)
+                        .expressionAttributeNames(names)
+                        .expressionAttributeValues(values);
+        if (returnOldOnFailure) {
+            u.returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
         }
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(table)
-                                .key(key(key))
-                                .updateExpression(
-                                        "SET #txn = :txn, #upd = :upd, #tenant = :tenant,"
-                                                + " #acct = :acct, #atype = :atype,"
-                                                + " #asset = :asset,"
-                                                + " #posted = if_not_exists(#posted, :zero)"
-                                                + add)
-                                .conditionExpression(condition)
-                                .expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .returnValuesOnConditionCheckFailure(
-                                        ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                                .build())
-                .build();
+        return TransactWriteItem.builder().update(u.build()).build();
     }
 
     /**
