@@ -1,6 +1,7 @@
 package io.streamledger.command.ops;
 
 import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.aws.items.OpsAuditItems;
@@ -130,9 +131,7 @@ public final class DeadLetterRepository {
 
     /** One entry, strongly read. */
     public Optional<DeadLetterView> show(String tenant, DeadLetterRef ref) {
-        DeadLetterKey k = ref.key(tenant);
-        Map<String, AttributeValue> item = StrongRead.item(ddb, table, k.pk(), k.sk());
-        return item == null ? Optional.empty() : Optional.of(DeadLetterItems.view(item));
+        return new DeadLetterReader(ddb, table).get(ref.key(tenant));
     }
 
     /**
