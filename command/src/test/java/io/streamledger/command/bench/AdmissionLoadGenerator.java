@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -70,8 +71,8 @@ public final class AdmissionLoadGenerator {
     private void phase(String mode, int rate, int seconds, int maxInFlight, String name)
             throws InterruptedException {
         boolean raw = mode.equals("raw");
-        int total = rate * seconds;
-        long[] latency = new long[total];
+        int offered = rate * seconds;
+        long[] latency = new long[offered];
         AtomicLong lastOkNanos = new AtomicLong();
         AtomicReference<String> firstError = new AtomicReference<>();
         Semaphore inFlight = new Semaphore(maxInFlight);
@@ -81,13 +82,20 @@ public final class AdmissionLoadGenerator {
         long start = System.nanoTime() + 1_000_000;
         long interval = 1_000_000_000L / rate;
         String prefix = runId + "-" + name + "-";
-        for (int i = 0; i < total; i++) {
+        long deadline = start + seconds * 1_000_000_000L;
+        int total = 0;
+        for (int i = 0; i < offered; i++) {
             long due = start + i * interval;
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 LockSupport.parkNanos(wait);
             }
-            inFlight.acquire();
+            // past the phase's end (the in-flight cap held the schedule back): the rest is not sent
+            if (System.nanoTime() >= deadline
+                    || !inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                break;
+            }
+            total++;
             int n = i;
             HttpRequest req = raw ? raw(prefix + n) : order(prefix + n, n);
             http.sendAsync(req, HttpResponse.BodyHandlers.ofString())
@@ -113,11 +121,11 @@ public final class AdmissionLoadGenerator {
         inFlight.release(maxInFlight);
         long cpu = cpuNanos() - cpu0;
         long end = Math.max(lastOkNanos.get(), sentAt);
-        long[] okLat = Arrays.stream(latency).filter(l -> l >= 0).sorted().toArray();
+        long[] okLat = Arrays.stream(latency, 0, total).filter(l -> l > 0).sorted().toArray();
         double elapsed = (end - start) / 1e9;
         System.out.printf(
                 Locale.ROOT,
-                "RESULT %s mode=%s offered=%d sent=%d ok=%d errors=%d seconds=%.2f achieved=%.1f"
+                "RESULT %s mode=%s rate=%d sent=%d ok=%d errors=%d seconds=%.2f achieved=%.1f"
                         + " sendRate=%.1f p50=%.2f p99=%.2f p999=%.2f max=%.2f generatorCpuMsPerReq=%.3f%n",
                 name,
                 mode,

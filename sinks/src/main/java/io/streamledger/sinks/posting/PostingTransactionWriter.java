@@ -339,7 +339,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                             ? PostingErrors.failedItem(tx, tce.cancellationReasons())
                             : null);
         }
-        long delay = backoff.delayMillis(n);
+        // a stale remembered counter is a finished write of another writer: re-read at once
+        long delay = cause == PostingRetryCause.COUNTER_CACHE_STALE ? 0 : backoff.delayMillis(n);
         return CompletableFuture.supplyAsync(
                         () -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
                 .thenCompose(x -> attempt(fill, plan, n + 1));
