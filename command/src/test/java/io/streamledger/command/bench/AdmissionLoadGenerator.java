@@ -1,7 +1,6 @@
 package io.streamledger.command.bench;
 
 import io.streamledger.command.api.HttpApi;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -78,7 +77,7 @@ public final class AdmissionLoadGenerator {
         Semaphore inFlight = new Semaphore(maxInFlight);
         System.out.printf(Locale.ROOT, "PHASE_START %s %s rate=%d%n", name, mode, rate);
         System.out.flush();
-        long cpu0 = cpuNanos();
+        long cpu0 = AdmissionBenchmark.processCpuNanos();
         long start = System.nanoTime() + 1_000_000;
         long interval = 1_000_000_000L / rate;
         String prefix = runId + "-" + name + "-";
@@ -119,7 +118,7 @@ public final class AdmissionLoadGenerator {
         long sentAt = System.nanoTime();
         inFlight.acquire(maxInFlight); // every response in
         inFlight.release(maxInFlight);
-        long cpu = cpuNanos() - cpu0;
+        long cpu = AdmissionBenchmark.processCpuNanos() - cpu0;
         long end = Math.max(lastOkNanos.get(), sentAt);
         long[] okLat = Arrays.stream(latency, 0, total).filter(l -> l > 0).sorted().toArray();
         double elapsed = (end - start) / 1e9;
@@ -136,9 +135,9 @@ public final class AdmissionLoadGenerator {
                 elapsed,
                 okLat.length / elapsed,
                 total / ((sentAt - start) / 1e9),
-                pct(okLat, 0.50),
-                pct(okLat, 0.99),
-                pct(okLat, 0.999),
+                AdmissionBenchmark.pct(okLat, 0.50),
+                AdmissionBenchmark.pct(okLat, 0.99),
+                AdmissionBenchmark.pct(okLat, 0.999),
                 okLat.length == 0 ? Double.NaN : okLat[okLat.length - 1] / 1e6,
                 cpu / 1e6 / Math.max(1, total));
         if (firstError.get() != null) {
@@ -190,17 +189,4 @@ public final class AdmissionLoadGenerator {
                 .build();
     }
 
-    private static long cpuNanos() {
-        var os = ManagementFactory.getOperatingSystemMXBean();
-        return os instanceof com.sun.management.OperatingSystemMXBean sun
-                ? sun.getProcessCpuTime()
-                : 0;
-    }
-
-    private static double pct(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
-    }
 }
