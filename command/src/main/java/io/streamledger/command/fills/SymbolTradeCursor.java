@@ -88,8 +88,8 @@ final class SymbolTradeCursor {
 
     /**
      * Decodes and checks a cursor against the query: binding, shard version, exactly the plan's
-     * partitions in order, every LEK of the IDX06 entry shape in its own partition, none before
-     * the watermark.
+     * partitions in order, every LEK of the IDX06 entry shape in its own partition, none before the
+     * watermark.
      */
     static State decode(@Nullable String cursor, Binding binding, List<Integer> shards) {
         if (cursor == null || cursor.isEmpty()) {

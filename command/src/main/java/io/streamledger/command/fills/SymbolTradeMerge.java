@@ -115,7 +115,9 @@ final class SymbolTradeMerge {
                 }
                 if (!s.buffer.isEmpty()
                         && (best == null
-                                || KeyOrder.compare(sk(s.buffer.peekFirst()), sk(best.buffer.peekFirst()))
+                                || KeyOrder.compare(
+                                                sk(s.buffer.peekFirst()),
+                                                sk(best.buffer.peekFirst()))
                                         > 0)) {
                     best = s;
                 }

@@ -71,8 +71,7 @@ public final class TradeItems {
         TradeByAccountKey byAccount =
                 Schema.tradeByAccount(t.tenant(), t.accountId(), t.executedAt(), t.tradeId());
         SymbolSharding.Placement bySymbol =
-                sharding.place(
-                        t.tenant(), t.symbol(), t.executedAt(), t.tradeId(), t.eventId());
+                sharding.place(t.tenant(), t.symbol(), t.executedAt(), t.tradeId(), t.eventId());
         item.put(Schema.PK, Av.s(key.pk()));
         item.put(Schema.SK, Av.s(key.sk()));
         item.put(A_TENANT, Av.s(t.tenant()));

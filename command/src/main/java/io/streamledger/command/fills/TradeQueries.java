@@ -12,12 +12,12 @@ import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;
-import io.streamledger.model.money.AmountException;
-import io.streamledger.model.money.QuantityPolicy;
 import io.streamledger.model.keys.KeyOrder;
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.keys.KeyTime;
 import io.streamledger.model.keys.TradeBySymbolKey;
+import io.streamledger.model.money.AmountException;
+import io.streamledger.model.money.QuantityPolicy;
 import io.streamledger.model.shard.SymbolSharding;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -79,8 +79,8 @@ public final class TradeQueries {
     }
 
     /**
-     * AP06: newest first, optionally only executions at or after {@code from}. An unsharded
-     * symbol is one Query with today's cursor; a write-sharded one fans out over its partitions.
+     * AP06: newest first, optionally only executions at or after {@code from}. An unsharded symbol
+     * is one Query with today's cursor; a write-sharded one fans out over its partitions.
      */
     public ObjectNode bySymbol(
             String tenant,
@@ -200,8 +200,7 @@ public final class TradeQueries {
         } else {
             q.keyConditionExpression("#pk = :pk AND #sk >= :from")
                     .expressionAttributeNames(Map.of("#pk", pkAttr, "#sk", skAttr))
-                    .expressionAttributeValues(
-                            Map.of(":pk", Av.s(pkValue), ":from", Av.s(skFrom)));
+                    .expressionAttributeValues(Map.of(":pk", Av.s(pkValue), ":from", Av.s(skFrom)));
         }
     }
 
@@ -232,16 +231,7 @@ public final class TradeQueries {
             Integer limit,
             CapacityMeter meter) {
         return page(
-                index,
-                pkAttr,
-                pkValue,
-                null,
-                bySymbol,
-                keyAttrs,
-                ascending,
-                strong,
-                cursor,
-                limit,
+                index, pkAttr, pkValue, null, bySymbol, keyAttrs, ascending, strong, cursor, limit,
                 meter);
     }
 

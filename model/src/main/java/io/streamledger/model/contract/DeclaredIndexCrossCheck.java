@@ -42,8 +42,8 @@ final class DeclaredIndexCrossCheck {
     }
 
     /**
-     * Each fallback shape names a contract row, keeps its kind, table, SK and APs, and only
-     * extends its PK with a {@code #SHARD#} suffix (seed: {@code PK=SYM#X} into {@code
+     * Each fallback shape names a contract row, keeps its kind, table, SK and APs, and only extends
+     * its PK with a {@code #SHARD#} suffix (seed: {@code PK=SYM#X} into {@code
      * PK=SYM#X#SHARD#h(eventId)%N}).
      */
     List<Violation> checkFallbacks(Contract contract, Collection<DeclaredIndex> fallbacks) {

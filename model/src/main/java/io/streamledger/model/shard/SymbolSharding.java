@@ -20,8 +20,8 @@ import javax.annotation.Nullable;
  * SYM#X#SHARD#h(eventId)%N}): per symbol, or as the default of every symbol, an ordered list of
  * generations, each a {@link ShardMap} in force for executions at or after its cutover time. The
  * unsharded key is generation 1 (N=1, version 1, from the beginning of time), so an empty
- * configuration is today's index. This class is the one home of the placement formula: writers
- * call {@link #place}, readers {@link Plan#readShards()}.
+ * configuration is today's index. This class is the one home of the placement formula: writers call
+ * {@link #place}, readers {@link Plan#readShards()}.
  */
 public final class SymbolSharding {
     /** Shard-map name of the AP06 symbol index. */
@@ -166,8 +166,8 @@ public final class SymbolSharding {
     }
 
     /**
-     * The IDX06 key of one execution: the generation in force at {@code executedAt}; unsharded
-     * for N=1, else shard {@code h(eventId) % N}.
+     * The IDX06 key of one execution: the generation in force at {@code executedAt}; unsharded for
+     * N=1, else shard {@code h(eventId) % N}.
      */
     public Placement place(
             String tenant, String symbol, Instant executedAt, String tradeId, String eventId) {
