@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.command.api.ApiException;
+import io.streamledger.command.api.PageCursor;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.Schema;
 import io.streamledger.model.keys.KeyFormatException;
@@ -11,9 +12,7 @@ import io.streamledger.model.keys.KeyOrder;
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.keys.TradeBySymbolKey;
 import io.streamledger.model.keys.TradeKey;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,13 +76,7 @@ final class SymbolTradeCursor {
                 }
             }
         }
-        try {
-            return Base64.getUrlEncoder()
-                    .withoutPadding()
-                    .encodeToString(StrictJson.MAPPER.writeValueAsBytes(o));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return PageCursor.token(o);
     }
 
     /**
@@ -95,18 +88,7 @@ final class SymbolTradeCursor {
         if (cursor == null || cursor.isEmpty()) {
             return fresh(shards);
         }
-        if (cursor.length() > MAX_LENGTH) {
-            throw invalid("is too long");
-        }
-        JsonNode node;
-        try {
-            node =
-                    StrictJson.MAPPER.readTree(
-                            new String(
-                                    Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | java.io.IOException e) {
-            throw invalid("is not a cursor issued by this service");
-        }
+        JsonNode node = PageCursor.document(cursor, MAX_LENGTH);
         if (node == null || !node.isObject() || node.size() != 4) {
             throw invalid("is not a cursor issued by this service");
         }
@@ -199,6 +181,6 @@ final class SymbolTradeCursor {
     }
 
     private static ApiException invalid(String why) {
-        return ApiException.badRequest("INVALID_CURSOR", "cursor " + why);
+        return PageCursor.invalid(why);
     }
 }

@@ -53,6 +53,7 @@ public final class TradeQueries {
                 null,
                 Schema.PK,
                 Schema.orderPk(tenant, orderId),
+                null,
                 false,
                 Set.of(Schema.PK, Schema.SK),
                 true,
@@ -69,6 +70,7 @@ public final class TradeQueries {
                 Schema.TRADES_BY_ACCOUNT_INDEX,
                 Schema.GSI1PK,
                 Schema.tradesOfAccountPk(tenant, accountId),
+                null,
                 false,
                 Set.of(Schema.PK, Schema.SK, Schema.GSI1PK, Schema.GSI1SK),
                 false,
@@ -127,9 +129,11 @@ public final class TradeQueries {
                 new SymbolTradeCursor.Binding(tenant, symbol, fromSk, plan.version());
         SymbolTradeCursor.State state = SymbolTradeCursor.decode(cursor, binding, shards);
         // no #SHARD# partition holds an execution before the first sharded cutover
-        String shardedFromSk = sortKeyAt(plan.shardedFrom());
+        String shardedFromSk = plan.shardedFrom() == null ? null : sortKeyAt(plan.shardedFrom());
         String shardFloor =
-                fromSk == null || KeyOrder.compare(shardedFromSk, fromSk) > 0
+                fromSk == null
+                                || (shardedFromSk != null
+                                        && KeyOrder.compare(shardedFromSk, fromSk) > 0)
                         ? shardedFromSk
                         : fromSk;
         SymbolTradeMerge.Page page =
@@ -217,22 +221,6 @@ public final class TradeQueries {
     /** The IDX06 sort-key bound of an instant: {@code TRADE#at}, below every trade at it. */
     private static String sortKeyAt(Instant at) {
         return KeyPaths.IDX06_SK.literalPrefix() + KeyTime.format(KeyTime.normalise("from", at));
-    }
-
-    private ObjectNode page(
-            String index,
-            String pkAttr,
-            String pkValue,
-            boolean bySymbol,
-            Set<String> keyAttrs,
-            boolean ascending,
-            boolean strong,
-            String cursor,
-            Integer limit,
-            CapacityMeter meter) {
-        return page(
-                index, pkAttr, pkValue, null, bySymbol, keyAttrs, ascending, strong, cursor, limit,
-                meter);
     }
 
     private ObjectNode page(

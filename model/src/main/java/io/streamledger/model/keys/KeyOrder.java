@@ -13,9 +13,30 @@ public final class KeyOrder {
 
     private KeyOrder() {}
 
+    /**
+     * Compares strings by their UTF-8 bytes, which is code point order. UTF-16 order differs only
+     * where a surrogate meets a char at or above U+E000, so the first differing char decides unless
+     * one of the two is a surrogate.
+     */
     public static int compare(String a, String b) {
-        int i = 0;
-        int j = 0;
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char ca = a.charAt(i);
+            char cb = b.charAt(i);
+            if (ca != cb) {
+                if (!Character.isSurrogate(ca) && !Character.isSurrogate(cb)) {
+                    return Character.compare(ca, cb);
+                }
+                int from = i > 0 && Character.isHighSurrogate(a.charAt(i - 1)) ? i - 1 : i;
+                return compareCodePoints(a, b, from);
+            }
+        }
+        return Integer.compare(a.length(), b.length());
+    }
+
+    private static int compareCodePoints(String a, String b, int from) {
+        int i = from;
+        int j = from;
         while (i < a.length() && j < b.length()) {
             int ca = a.codePointAt(i);
             int cb = b.codePointAt(j);
