@@ -96,7 +96,7 @@ public final class TradeQueries {
         } catch (AmountException e) {
             throw ApiException.badRequest("INVALID_SYMBOL", e.getMessage());
         }
-        String fromSk = from == null ? null : sortKeyAt(from(from));
+        String fromSk = from == null || from.isEmpty() ? null : sortKeyAt(from(from));
         SymbolSharding.Plan plan = sharding.plan(symbol);
         if (plan.generations().size() > 1) {
             return shardedBySymbol(tenant, symbol, plan, fromSk, cursor, limit, meter);
