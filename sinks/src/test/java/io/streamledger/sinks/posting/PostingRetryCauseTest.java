@@ -9,7 +9,7 @@ import io.streamledger.operators.posting.FillPostingRules;
 import io.streamledger.operators.posting.PostingPlan;
 import io.streamledger.operators.posting.PostingTransactionPlan;
 import io.streamledger.operators.posting.TradeFill;
-import java.math.BigDecimal;
+import io.streamledger.operators.posting.TradeFills;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,22 +31,14 @@ class PostingRetryCauseTest {
     private final PostingTransactionPlan tx = plan();
 
     private PostingTransactionPlan plan() {
-        TradeFill f = new TradeFill();
-        f.setEventId("e-1");
-        f.setTenant("t1");
-        f.setTradeId("tr-1");
-        f.setFillId("f-1");
-        f.setOrderId("o-1");
-        f.setAccountId("acct-1");
-        f.setSymbol("ACME");
-        f.setSide("BUY");
-        f.setQuantity(new BigDecimal("10"));
-        f.setPrice(new BigDecimal("12.34"));
-        f.setCurrency("USD");
-        f.setFee(new BigDecimal("1.00"));
-        f.setFeeCurrency("USD");
-        f.setExecutedAtMillis(1_764_496_800_000L);
-        f.setOrderVersion(2);
+        TradeFill f =
+                TradeFills.fromJson(
+                        "{\"eventId\":\"e-1\",\"tenant\":\"t1\",\"tradeId\":\"tr-1\","
+                                + "\"fillId\":\"f-1\",\"orderId\":\"o-1\",\"accountId\":\"acct-1\","
+                                + "\"symbol\":\"ACME\",\"side\":\"BUY\",\"quantity\":10,"
+                                + "\"price\":12.34,\"currency\":\"USD\",\"fee\":1.00,"
+                                + "\"feeCurrency\":\"USD\",\"executedAtMillis\":1764496800000,"
+                                + "\"orderVersion\":2}");
         PostingPlan p = rules.plan(f);
         Map<String, PostingSequence.Counter> counters = new HashMap<>();
         PostingTransactionPlan.accounts(p)
