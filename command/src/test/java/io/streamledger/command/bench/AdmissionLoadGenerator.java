@@ -188,5 +188,4 @@ public final class AdmissionLoadGenerator {
                 .POST(HttpRequest.BodyPublishers.ofString(b.toString()))
                 .build();
     }
-
 }
