@@ -13,6 +13,7 @@ import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.model.ledger.HouseAccounts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,6 +119,14 @@ public final class CommandServiceMain implements Callable<Integer> {
     int leaseSeconds;
 
     @Option(
+            names = "--house-shards",
+            defaultValue = "" + HouseAccounts.DEFAULT_SHARDS,
+            description =
+                    "the posting job's streamledger.posting.house-shards: where a fill's contra"
+                            + " lines are when a bust or reversal reads them back")
+    int houseShards;
+
+    @Option(
             names = "--hash-key",
             description = "print the SHA-256 of an API key for the keys file and exit")
     String hashKey;
@@ -139,7 +148,9 @@ public final class CommandServiceMain implements Callable<Integer> {
             TableProvisioner.createAll(dynamo, tablePrefix);
         }
         ServiceConfig cfg =
-                ServiceConfig.defaults(tablePrefix).withLease(Duration.ofSeconds(leaseSeconds));
+                ServiceConfig.defaults(tablePrefix)
+                        .withLease(Duration.ofSeconds(leaseSeconds))
+                        .withHouseShards(houseShards);
         CommandService service = new CommandService(dynamo, cfg, RetryPolicy.defaults());
         HttpApi http = service.http(auth).observeRequests(metrics::httpRequest).start(bind, port);
         MetricsServer metricsServer =

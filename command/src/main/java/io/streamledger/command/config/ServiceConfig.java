@@ -1,6 +1,7 @@
 package io.streamledger.command.config;
 
 import io.streamledger.model.ledger.BuyingPowerPolicy;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import java.time.Clock;
@@ -18,6 +19,8 @@ import java.util.Set;
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
  * @param buyingPower what an order reserves at admission (AP12)
  * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
+ * @param house the posting job's house accounts (its {@code house-shards}): where a fill's contra
+ *     lines are when a bust or reversal reads them back
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -28,7 +31,8 @@ public record ServiceConfig(
         boolean repairIndexOnClaim,
         Set<String> overdraftExemptPrefixes,
         BuyingPowerPolicy buyingPower,
-        long ledgerBucketPostings) {
+        long ledgerBucketPostings,
+        HouseAccounts house) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -40,7 +44,8 @@ public record ServiceConfig(
                 true,
                 Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
                 BuyingPowerPolicy.DEFAULT,
-                PostingSequence.MAX_POSTINGS_PER_BUCKET);
+                PostingSequence.MAX_POSTINGS_PER_BUCKET,
+                new HouseAccounts(HouseAccounts.DEFAULT_SHARDS));
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -53,7 +58,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -66,7 +72,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
@@ -79,7 +86,8 @@ public record ServiceConfig(
                 b,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -92,7 +100,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
@@ -105,7 +114,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 p,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
@@ -118,7 +128,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 Set.copyOf(prefixes),
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                house);
     }
 
     public ServiceConfig withLedgerBucketPostings(long n) {
@@ -131,6 +142,21 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                n);
+                n,
+                house);
+    }
+
+    public ServiceConfig withHouseShards(int shards) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings,
+                new HouseAccounts(shards));
     }
 }

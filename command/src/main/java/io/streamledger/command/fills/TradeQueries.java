@@ -12,6 +12,7 @@ import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;
+import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.money.AmountException;
 import io.streamledger.model.money.QuantityPolicy;
 import java.util.Map;
@@ -135,5 +136,47 @@ public final class TradeQueries {
             return "AP04";
         }
         return Schema.TRADES_BY_SYMBOL_INDEX.equals(index) ? "AP06" : "AP05";
+    }
+
+    /** One trade of an order by its tradeId (AP04, strong): a Query of the order's fills. */
+    public @javax.annotation.Nullable Map<String, AttributeValue> find(
+            String tenant, String orderId, String tradeId, CapacityMeter meter) {
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryRequest.Builder q =
+                    QueryRequest.builder()
+                            .tableName(tables.execution())
+                            .keyConditionExpression("#pk = :pk AND begins_with(#sk, :trade)")
+                            .filterExpression("#tid = :tid")
+                            .expressionAttributeNames(
+                                    Map.of(
+                                            "#pk",
+                                            Schema.PK,
+                                            "#sk",
+                                            Schema.SK,
+                                            "#tid",
+                                            TradeItems.A_TRADE_ID))
+                            .expressionAttributeValues(
+                                    Map.of(
+                                            ":pk",
+                                            Av.s(Schema.orderPk(tenant, orderId)),
+                                            ":trade",
+                                            Av.s(KeyPaths.IDX04_SK.literalPrefix()),
+                                            ":tid",
+                                            Av.s(tradeId)))
+                            .consistentRead(true);
+            if (start != null) {
+                q.exclusiveStartKey(start);
+            }
+            QueryResponse r = ddb.ap("AP04").query(q, meter);
+            if (!r.items().isEmpty()) {
+                return r.items().get(0);
+            }
+            start =
+                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                            ? r.lastEvaluatedKey()
+                            : null;
+        } while (start != null);
+        return null;
     }
 }
