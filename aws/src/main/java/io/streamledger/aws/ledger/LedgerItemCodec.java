@@ -456,33 +456,19 @@ public final class LedgerItemCodec {
             ReservationState to,
             BigDecimal released,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#state", LedgerSchema.RESERVATION_STATE);
-        names.put("#cons", LedgerSchema.CONSUMED);
-        names.put("#rel", LedgerSchema.RELEASED);
-        names.put("#ver", LedgerSchema.VERSION);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":to", Av.s(to.name()));
         values.put(":open", Av.s(ReservationState.OPEN.name()));
         values.put(":c", Av.n(consumed));
         values.put(":rel", Av.n(released));
-        values.put(":v", Av.n(expectedVersion));
-        values.put(":next", Av.n(expectedVersion + 1));
-        values.put(":upd", Av.s(now.toString()));
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(table)
-                                .key(key(key))
-                                .updateExpression(
-                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd"
-                                                + " ADD #cons :c")
-                                .conditionExpression("#state = :open AND #ver = :v")
-                                .expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .build())
-                .build();
+        return reservationUpdate(
+                table,
+                key,
+                expectedVersion,
+                "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd ADD #cons :c",
+                "#state = :open AND #ver = :v",
+                values,
+                now);
     }
 
     /**
@@ -498,30 +484,55 @@ public final class LedgerItemCodec {
             BigDecimal consumedBack,
             BigDecimal released,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#state", LedgerSchema.RESERVATION_STATE);
-        names.put("#amt", LedgerSchema.AMOUNT);
-        names.put("#cons", LedgerSchema.CONSUMED);
-        names.put("#rel", LedgerSchema.RELEASED);
-        names.put("#ver", LedgerSchema.VERSION);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":open", Av.s(ReservationState.OPEN.name()));
         values.put(":c", Av.n(consumedBack.negate()));
         values.put(":a", Av.n(released.negate()));
         values.put(":zero", Av.n(BigDecimal.ZERO));
+        return reservationUpdate(
+                table,
+                key,
+                expectedVersion,
+                "SET #state = :open, #rel = :zero, #ver = :next, #upd = :upd ADD #cons :c, #amt :a",
+                "#ver = :v",
+                values,
+                now);
+    }
+
+    private static final Map<String, String> RESERVATION_NAMES =
+            Map.of(
+                    "#state", LedgerSchema.RESERVATION_STATE,
+                    "#amt", LedgerSchema.AMOUNT,
+                    "#cons", LedgerSchema.CONSUMED,
+                    "#rel", LedgerSchema.RELEASED,
+                    "#ver", LedgerSchema.VERSION,
+                    "#upd", LedgerSchema.UPDATED_AT);
+
+    /** One reservation update at {@code expectedVersion} (→ +1); names cut to those used. */
+    private static TransactWriteItem reservationUpdate(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            String update,
+            String condition,
+            Map<String, AttributeValue> amounts,
+            Instant now) {
+        Set<String> used = new HashSet<>();
+        PLACEHOLDER.matcher(update + " " + condition).results().forEach(m -> used.add(m.group()));
+        Map<String, AttributeValue> values = new HashMap<>(amounts);
         values.put(":v", Av.n(expectedVersion));
         values.put(":next", Av.n(expectedVersion + 1));
         values.put(":upd", Av.s(now.toString()));
+        values.keySet().retainAll(used);
+        Map<String, String> names = new HashMap<>(RESERVATION_NAMES);
+        names.keySet().retainAll(used);
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
                                 .tableName(table)
                                 .key(key(key))
-                                .updateExpression(
-                                        "SET #state = :open, #rel = :zero, #ver = :next,"
-                                                + " #upd = :upd ADD #cons :c, #amt :a")
-                                .conditionExpression("#ver = :v")
+                                .updateExpression(update)
+                                .conditionExpression(condition)
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
                                 .build())

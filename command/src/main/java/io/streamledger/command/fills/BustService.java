@@ -45,7 +45,6 @@ import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * A trade bust (CS04 undone, CS11 "correct with a linked reversing transaction"; AP03, AP08, AP10,
@@ -291,15 +290,7 @@ public final class BustService {
             update.set(Schema.GSI2PK, Av.s(byStatus.pk())).set(Schema.GSI2SK, Av.s(byStatus.sk()));
         }
         update.when(Condition.eq(OrderItems.A_VERSION, Av.n(bust.orderVersion())));
-        return TransactWriteItem.builder()
-                .update(
-                        update.build()
-                                .applyTo(
-                                        Update.builder()
-                                                .tableName(tables.orders())
-                                                .key(OrderItems.key(tenant, orderId)))
-                                .build())
-                .build();
+        return Tx.update(tables.orders(), OrderItems.key(tenant, orderId), update.build());
     }
 
     private static DurableResponse response(

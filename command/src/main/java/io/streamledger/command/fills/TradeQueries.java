@@ -15,6 +15,7 @@ import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.money.AmountException;
 import io.streamledger.model.money.QuantityPolicy;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -141,42 +142,32 @@ public final class TradeQueries {
     /** One trade of an order by its tradeId (AP04, strong): a Query of the order's fills. */
     public @javax.annotation.Nullable Map<String, AttributeValue> find(
             String tenant, String orderId, String tradeId, CapacityMeter meter) {
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder q =
-                    QueryRequest.builder()
-                            .tableName(tables.execution())
-                            .keyConditionExpression("#pk = :pk AND begins_with(#sk, :trade)")
-                            .filterExpression("#tid = :tid")
-                            .expressionAttributeNames(
-                                    Map.of(
-                                            "#pk",
-                                            Schema.PK,
-                                            "#sk",
-                                            Schema.SK,
-                                            "#tid",
-                                            TradeItems.A_TRADE_ID))
-                            .expressionAttributeValues(
-                                    Map.of(
-                                            ":pk",
-                                            Av.s(Schema.orderPk(tenant, orderId)),
-                                            ":trade",
-                                            Av.s(KeyPaths.IDX04_SK.literalPrefix()),
-                                            ":tid",
-                                            Av.s(tradeId)))
-                            .consistentRead(true);
-            if (start != null) {
-                q.exclusiveStartKey(start);
-            }
-            QueryResponse r = ddb.ap("AP04").query(q, meter);
-            if (!r.items().isEmpty()) {
-                return r.items().get(0);
-            }
-            start =
-                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
-                            ? r.lastEvaluatedKey()
-                            : null;
-        } while (start != null);
-        return null;
+        List<Map<String, AttributeValue>> found =
+                ddb.ap("AP04")
+                        .queryAll(
+                                QueryRequest.builder()
+                                        .tableName(tables.execution())
+                                        .keyConditionExpression(
+                                                "#pk = :pk AND begins_with(#sk, :trade)")
+                                        .filterExpression("#tid = :tid")
+                                        .expressionAttributeNames(
+                                                Map.of(
+                                                        "#pk",
+                                                        Schema.PK,
+                                                        "#sk",
+                                                        Schema.SK,
+                                                        "#tid",
+                                                        TradeItems.A_TRADE_ID))
+                                        .expressionAttributeValues(
+                                                Map.of(
+                                                        ":pk",
+                                                        Av.s(Schema.orderPk(tenant, orderId)),
+                                                        ":trade",
+                                                        Av.s(KeyPaths.IDX04_SK.literalPrefix()),
+                                                        ":tid",
+                                                        Av.s(tradeId)))
+                                        .consistentRead(true),
+                                meter);
+        return found.isEmpty() ? null : found.get(0);
     }
 }

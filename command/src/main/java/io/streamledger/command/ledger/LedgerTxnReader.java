@@ -22,7 +22,6 @@ import java.util.Map;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Reads one ledger transaction back from the ledger itself (AP10 postings in IDX10, strong, the way
@@ -135,28 +134,15 @@ public final class LedgerTxnReader {
                 new PostingKey(tenant, account, where.month(), bucket, where.at(), txnId, 0);
         String sk = first.sk();
         String prefix = sk.substring(0, sk.lastIndexOf('#') + 1);
-        List<Map<String, AttributeValue>> out = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder q =
-                    QueryRequest.builder()
-                            .tableName(tables.ledger())
-                            .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
-                            .expressionAttributeNames(Map.of("#pk", Schema.PK, "#sk", Schema.SK))
-                            .expressionAttributeValues(
-                                    Map.of(":pk", Av.s(first.pk()), ":p", Av.s(prefix)))
-                            .consistentRead(true);
-            if (start != null) {
-                q.exclusiveStartKey(start);
-            }
-            QueryResponse r = ddb.query(q, meter);
-            out.addAll(r.items());
-            start =
-                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
-                            ? r.lastEvaluatedKey()
-                            : null;
-        } while (start != null);
-        return out;
+        return ddb.queryAll(
+                QueryRequest.builder()
+                        .tableName(tables.ledger())
+                        .keyConditionExpression("#pk = :pk AND begins_with(#sk, :p)")
+                        .expressionAttributeNames(Map.of("#pk", Schema.PK, "#sk", Schema.SK))
+                        .expressionAttributeValues(
+                                Map.of(":pk", Av.s(first.pk()), ":p", Av.s(prefix)))
+                        .consistentRead(true),
+                meter);
     }
 
     private static PostingLine line(Map<String, AttributeValue> i) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.ledger.LedgerItemCodec;
-import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
@@ -238,30 +237,11 @@ class FillBustITCase {
     // ------------------------------------------------------------------ helpers
 
     static String place(String clientOrderId, String account, String qty) {
-        Reply r =
-                f.post(
-                        "/v1/orders",
-                        CommandFixture.KEY_A,
-                        "k-" + clientOrderId,
-                        CommandFixture.order(clientOrderId, account, qty));
-        assertThat(r.status()).as(r.raw()).isEqualTo(201);
-        return DeterministicIds.orderId(CommandFixture.TENANT_A, clientOrderId);
+        return f.place(clientOrderId, account, qty);
     }
 
     static Reply fill(String orderId, String fillId, String qty, String price, String fee) {
-        return f.post(
-                "/v1/orders/" + orderId + "/fills",
-                CommandFixture.KEY_A,
-                null,
-                "{\"fillId\":\""
-                        + fillId
-                        + "\",\"quantity\":\""
-                        + qty
-                        + "\",\"price\":\""
-                        + price
-                        + "\",\"fee\":\""
-                        + fee
-                        + "\",\"executedAt\":\"2026-11-30T10:00:00Z\"}");
+        return f.fill(orderId, fillId, qty, price, fee, "2026-11-30T10:00:00Z");
     }
 
     static Reply bust(String orderId, String fillId) {
@@ -287,15 +267,7 @@ class FillBustITCase {
     }
 
     static JsonNode balance(String account, String asset) {
-        Reply r = f.get("/v1/accounts/" + account + "/balances", CommandFixture.KEY_A);
-        assertThat(r.status()).isEqualTo(200);
-        for (JsonNode b : r.json().get("balances")) {
-            if (asset.equals(b.path("currency").asText(null))
-                    || asset.equals(b.path("symbol").asText(null))) {
-                return b;
-            }
-        }
-        throw new AssertionError("no " + asset + " balance for " + account + ": " + r.raw());
+        return f.balance(account, asset);
     }
 
     static Map<String, AttributeValue> reservation(String account, String orderId) {
