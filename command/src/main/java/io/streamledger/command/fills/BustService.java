@@ -213,11 +213,7 @@ public final class BustService {
                 throw e;
             }
         }
-        throw new ApiException(
-                503,
-                "ORDER_BUSY",
-                "order '" + orderId + "' is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.orderBusy(orderId);
     }
 
     private Map<String, AttributeValue> trade(

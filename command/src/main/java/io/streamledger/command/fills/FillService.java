@@ -121,11 +121,7 @@ public final class FillService {
                 return plan.response();
             }
         }
-        throw new ApiException(
-                503,
-                "ORDER_BUSY",
-                "order '" + cmd.orderId() + "' is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.orderBusy(cmd.orderId());
     }
 
     /** The order as read this round (strongly consistent). */

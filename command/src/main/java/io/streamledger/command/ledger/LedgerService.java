@@ -359,11 +359,7 @@ public final class LedgerService {
 
     /** 503 ACCOUNT_BUSY: the authorities kept moving for every round. */
     public static ApiException accountBusy() {
-        return new ApiException(
-                503,
-                "ACCOUNT_BUSY",
-                "accounts are being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        return ApiException.busy("ACCOUNT_BUSY", "accounts are being updated concurrently; retry");
     }
 
     /**
@@ -629,11 +625,7 @@ public final class LedgerService {
                 throw ex;
             }
         }
-        throw new ApiException(
-                503,
-                "ACCOUNT_BUSY",
-                "account is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.busy("ACCOUNT_BUSY", "account is being updated concurrently; retry");
     }
 
     public static ApiException alreadyReversed(@Nullable String originalSource) {

@@ -246,11 +246,7 @@ public final class CancelService {
                 throw e;
             }
         }
-        throw new ApiException(
-                503,
-                "ORDER_BUSY",
-                "order '" + orderId + "' is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.orderBusy(orderId);
     }
 
     /** What an OPEN reservation still blocks; null when there is none to close. */
