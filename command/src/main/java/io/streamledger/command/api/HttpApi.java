@@ -515,6 +515,7 @@ public final class HttpApi implements AutoCloseable {
                                 trades.bySymbol(
                                         tenant(ctx),
                                         ctx.pathParam("s"),
+                                        ctx.queryParam("from"),
                                         ctx.queryParam("cursor"),
                                         limit(ctx),
                                         meter(ctx))));

@@ -68,18 +68,20 @@ public final class CommandService {
         this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
         this.orderQueries = new OrderQueries(ddb, tables);
         FillReservation fillReservation = new FillReservation(ddb, tables, config.buyingPower());
-        this.fills = new FillService(ddb, tables, executor, fillReservation);
+        this.fills =
+                new FillService(ddb, tables, executor, fillReservation, config.symbolSharding());
         this.cancels = new CancelService(ddb, tables, executor);
-        this.trades = new TradeQueries(ddb, tables);
+        this.trades = new TradeQueries(ddb, tables, config.symbolSharding());
         this.ledger =
                 new LedgerService(
                         ddb,
                         tables,
                         executor,
                         rules,
+                        trades,
                         config.house(),
                         config.buyingPower().rounding());
-        this.busts = new BustService(ddb, tables, executor, ledger, fillReservation);
+        this.busts = new BustService(ddb, tables, executor, ledger, trades, fillReservation);
         this.balances = new BalanceQueries(ddb, tables, config.clock());
         this.portfolio = new PortfolioQueries(ddb, tables);
     }

@@ -4,6 +4,7 @@ import io.streamledger.model.ledger.BuyingPowerPolicy;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
+import io.streamledger.model.shard.SymbolSharding;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -19,6 +20,7 @@ import java.util.Set;
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
  * @param buyingPower what an order reserves at admission (AP12)
  * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
+ * @param symbolSharding AP06 write sharding of the IDX06 symbol index (unsharded by default)
  * @param house the posting job's house accounts (its {@code house-shards}): where a fill's contra
  *     lines are when a bust or reversal reads them back
  */
@@ -32,6 +34,7 @@ public record ServiceConfig(
         Set<String> overdraftExemptPrefixes,
         BuyingPowerPolicy buyingPower,
         long ledgerBucketPostings,
+        SymbolSharding symbolSharding,
         HouseAccounts house) {
 
     public static ServiceConfig defaults(String tablePrefix) {
@@ -45,6 +48,7 @@ public record ServiceConfig(
                 Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
                 BuyingPowerPolicy.DEFAULT,
                 PostingSequence.MAX_POSTINGS_PER_BUCKET,
+                SymbolSharding.UNSHARDED,
                 new HouseAccounts(HouseAccounts.DEFAULT_SHARDS));
     }
 
@@ -59,6 +63,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -73,6 +78,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -87,6 +93,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -101,6 +108,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -115,6 +123,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 p,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -129,6 +138,7 @@ public record ServiceConfig(
                 Set.copyOf(prefixes),
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 house);
     }
 
@@ -143,6 +153,22 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 n,
+                symbolSharding,
+                house);
+    }
+
+    public ServiceConfig withSymbolSharding(SymbolSharding s) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings,
+                s,
                 house);
     }
 
@@ -157,6 +183,7 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
+                symbolSharding,
                 new HouseAccounts(shards));
     }
 }

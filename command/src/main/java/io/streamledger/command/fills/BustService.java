@@ -76,12 +76,13 @@ public final class BustService {
             TableNames tables,
             IdempotentExecutor executor,
             LedgerService ledger,
+            TradeQueries trades,
             FillReservation reservations) {
         this.ddb = ddb.ap("CS04");
         this.tables = tables;
         this.executor = executor;
         this.ledger = ledger;
-        this.trades = new TradeQueries(ddb, tables);
+        this.trades = trades;
         this.reservations = reservations;
     }
 

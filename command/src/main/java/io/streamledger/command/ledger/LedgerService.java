@@ -28,6 +28,7 @@ import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.ledger.RoundingPolicy;
+import io.streamledger.model.shard.SymbolSharding;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,11 +75,13 @@ public final class LedgerService {
                 tables,
                 executor,
                 rules,
+                new TradeQueries(ddb, tables, SymbolSharding.UNSHARDED),
                 new HouseAccounts(HouseAccounts.DEFAULT_SHARDS),
                 RoundingPolicy.DEFAULT);
     }
 
     /**
+     * @param trades where a fill's trade is read (AP04)
      * @param house the posting job's house accounts (where a fill's contra lines are)
      * @param rounding the posting job's fee lines
      */
@@ -87,6 +90,7 @@ public final class LedgerService {
             TableNames tables,
             IdempotentExecutor executor,
             LedgerRules rules,
+            TradeQueries trades,
             HouseAccounts house,
             RoundingPolicy rounding) {
         this.ddb = ddb;
@@ -94,7 +98,7 @@ public final class LedgerService {
         this.executor = executor;
         this.rules = rules;
         this.reader = new LedgerTxnReader(ddb, tables);
-        this.trades = new TradeQueries(ddb, tables);
+        this.trades = trades;
         this.house = house;
         this.rounding = rounding;
     }
