@@ -1,6 +1,7 @@
 package io.streamledger.jobs.config;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
@@ -288,7 +289,7 @@ public final class JobOptions {
     public static final ConfigOption<Integer> POSTING_HOUSE_SHARDS =
             ConfigOptions.key("streamledger.posting.house-shards")
                     .intType()
-                    .defaultValue(64)
+                    .defaultValue(HouseAccounts.DEFAULT_SHARDS)
                     .withDescription(
                             "House (clearing/fee) accounts are split into this many sub-accounts"
                                     + " per tenant, chosen by client account; each is one posting"
