@@ -135,7 +135,9 @@ public final class ParkedGapItems {
         Matcher m = ref == null ? null : REF.matcher(ref);
         if (m == null || !m.matches()) {
             throw new IllegalArgumentException(
-                    "parked-gap id must be 'job:" + DeadLetterIds.LENGTH + " hex digits', got '"
+                    "parked-gap id must be 'job:"
+                            + DeadLetterIds.LENGTH
+                            + " hex digits', got '"
                             + ref
                             + "'");
         }
@@ -212,23 +214,29 @@ public final class ParkedGapItems {
         x.values.put(":zero", Av.n(0));
         x.values.put(":one", Av.n(1));
         x.values.put(":empty", AttributeValue.fromL(List.of()));
-        x.values.put(
-                ":ev",
-                change(Instant.ofEpochMilli(o.atMillis()), actor, to.name(), to, note));
+        x.values.put(":ev", change(Instant.ofEpochMilli(o.atMillis()), actor, to.name(), to, note));
         x.set.append(", #v = if_not_exists(#v, :zero) + :one")
                 .append(", #h = list_append(if_not_exists(#h, :empty), :ev)");
         x.names.put("#g1pk", Attr.GSI1PK);
         x.names.put("#g1sk", Attr.GSI1SK);
         return x.request(
-                table, key, " REMOVE #g1pk, #g1sk", "attribute_not_exists(#pk) OR #st IN (:open, :req)");
+                table,
+                key,
+                " REMOVE #g1pk, #g1sk",
+                "attribute_not_exists(#pk) OR #st IN (:open, :req)");
     }
 
     /**
-     * The operator's OPEN → SKIP_REQUESTED, conditional on status and version: records who and
-     * why, moves the record into the queue the job polls.
+     * The operator's OPEN → SKIP_REQUESTED, conditional on status and version: records who and why,
+     * moves the record into the queue the job polls.
      */
     public static UpdateItemRequest requestSkip(
-            String table, ParkedGapKey key, long expectedVersion, String actor, String reason, Instant at) {
+            String table,
+            ParkedGapKey key,
+            long expectedVersion,
+            String actor,
+            String reason,
+            Instant at) {
         ParkedGapQueueKey queue =
                 new ParkedGapQueueKey(
                         key.tenant(),
@@ -421,7 +429,11 @@ public final class ParkedGapItems {
             String val = ":a" + n++;
             names.put(name, attr);
             values.put(val, v);
-            sep().append(name).append(" = if_not_exists(").append(name).append(", ").append(val)
+            sep().append(name)
+                    .append(" = if_not_exists(")
+                    .append(name)
+                    .append(", ")
+                    .append(val)
                     .append(')');
         }
 

@@ -32,7 +32,8 @@ public final class Gate {
 
         DataStream<GateEvent> gateInput = skips == null ? valid : valid.union(skips);
         SingleOutputStreamOperator<GateEvent> ordered =
-                gateInput.keyBy(new SourceKeySelector(), GateState.SOURCE_KEY)
+                gateInput
+                        .keyBy(new SourceKeySelector(), GateState.SOURCE_KEY)
                         .transform(
                                 GateState.NEXT_VERSION_NAME,
                                 GateState.GATE_EVENT,

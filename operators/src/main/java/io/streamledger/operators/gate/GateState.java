@@ -84,7 +84,9 @@ public final class GateState {
     public static final OutputTag<GapBreak> GAP_BREAKS =
             new OutputTag<>("gate-gap-breaks", GAP_BREAK);
 
-    /** Gap opened, moved, overdue or closed (arrival or skip), for the durable parked-gap record. */
+    /**
+     * Gap opened, moved, overdue or closed (arrival or skip), for the durable parked-gap record.
+     */
     public static final OutputTag<ParkedGap> PARKED_GAPS =
             new OutputTag<>("gate-parked-gaps", PARKED_GAP);
 

@@ -187,7 +187,11 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
                             false,
                             now,
                             actor,
-                            "version " + v + " was applied before the skip (current " + current + ")"));
+                            "version "
+                                    + v
+                                    + " was applied before the skip (current "
+                                    + current
+                                    + ")"));
             return;
         }
         if (gap == null || gap.getMissingVersion() != v) {

@@ -1,6 +1,8 @@
 package io.streamledger.operators.gate;
 
-/** What happened to an open gap, as the gate reports it for the durable parked-gap record (CS07). */
+/**
+ * What happened to an open gap, as the gate reports it for the durable parked-gap record (CS07).
+ */
 public enum ParkedGapChange {
     /** The key became blocked on this missing version (or moved onto it while still blocked). */
     OPENED,

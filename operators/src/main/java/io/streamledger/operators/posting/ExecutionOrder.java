@@ -48,8 +48,8 @@ public final class ExecutionOrder {
     }
 
     /**
-     * @param skips operators' audited {@link GapSkip} requests for this gate, or null for none:
-     *     the only release of an account besides its missing fill
+     * @param skips operators' audited {@link GapSkip} requests for this gate, or null for none: the
+     *     only release of an account besides its missing fill
      */
     public static Streams apply(
             DataStream<TradeFill> fills, DataStream<GateEvent> skips, GateConfig config) {
