@@ -58,7 +58,7 @@ class GateTypesTest {
         assertThat(back).isEqualTo(b);
         assertThat(back.getBreakId()).isEqualTo("GAP#k#V#3");
 
-        ParkedGap g =
+        ParkedGap pg =
                 new ParkedGap(
                         "t/k",
                         ParkedGapChange.SKIPPED,
@@ -71,7 +71,7 @@ class GateTypesTest {
                         9L,
                         "ops:a",
                         "why");
-        assertThat(roundTrip(GateState.PARKED_GAP, g)).isEqualTo(g);
+        assertThat(roundTrip(GateState.PARKED_GAP, pg)).isEqualTo(pg);
 
         GapNotice n = new GapNotice("k", GapStatus.OPENED, 3, 1L, 2L, 4);
         assertThat(roundTrip(GateState.GAP_NOTICE, n)).isEqualTo(n);
