@@ -54,9 +54,6 @@ public final class ParkedGapItems {
     public static final String A_CLOSED_BY = "closedBy";
     public static final String A_HISTORY = "history";
 
-    /** Parked versions listed on a record; the count is always exact. */
-    public static final int MAX_LISTED_VERSIONS = 20;
-
     private static final Pattern REF =
             Pattern.compile("([a-z][a-z0-9-]{0,31}):([0-9a-f]{" + DeadLetterIds.LENGTH + "})");
 
@@ -65,7 +62,7 @@ public final class ParkedGapItems {
     /**
      * One gap as a gate saw it at {@code atMillis}.
      *
-     * @param parkedVersions the lowest parked versions, at most {@link #MAX_LISTED_VERSIONS}
+     * @param parkedVersions versions parked behind the gap (added to the record's set)
      */
     public record Observation(
             String tenant,
@@ -171,7 +168,6 @@ public final class ParkedGapItems {
         x.once(Attr.GSI1PK, Av.s(queue.pk()));
         x.once(Attr.GSI1SK, Av.s(queue.sk()));
         x.set(A_PARKED_COUNT, Av.n(o.parkedCount()));
-        x.set(A_PARKED_VERSIONS, versions(o.parkedVersions()));
         x.set(A_OVERDUE, Av.bool(o.overdue()));
         x.set(A_OBSERVED_AT, Av.n(o.atMillis()));
         x.names.put("#pk", Attr.PK);
@@ -180,10 +176,17 @@ public final class ParkedGapItems {
         x.values.put(":open", Av.s(ParkedGapStatus.OPEN.name()));
         x.values.put(":req", Av.s(ParkedGapStatus.SKIP_REQUESTED.name()));
         x.values.put(":at", Av.n(o.atMillis()));
+        String add = "";
+        if (!o.parkedVersions().isEmpty()) {
+            // a number set: repeats and refreshes only ever add the same versions
+            x.names.put("#pv", A_PARKED_VERSIONS);
+            x.values.put(":pv", versions(o.parkedVersions()));
+            add = " ADD #pv :pv";
+        }
         return x.request(
                 table,
                 key,
-                "",
+                add,
                 "attribute_not_exists(#pk) OR (#st IN (:open, :req) AND #obs < :at)");
     }
 
@@ -199,7 +202,9 @@ public final class ParkedGapItems {
         ParkedGapKey key = o.key();
         Expr x = identity(o, shardOf(o.job(), key.id()));
         x.once(A_PARKED_COUNT, Av.n(o.parkedCount()));
-        x.once(A_PARKED_VERSIONS, versions(o.parkedVersions()));
+        if (!o.parkedVersions().isEmpty()) {
+            x.once(A_PARKED_VERSIONS, versions(o.parkedVersions()));
+        }
         x.once(A_OVERDUE, Av.bool(o.overdue()));
         x.once(A_OBSERVED_AT, Av.n(o.atMillis()));
         x.set(A_STATUS, Av.s(to.name()));
@@ -346,8 +351,9 @@ public final class ParkedGapItems {
         }
         List<Long> parked = new ArrayList<>();
         AttributeValue pv = i.get(A_PARKED_VERSIONS);
-        if (pv != null && pv.hasL()) {
-            pv.l().forEach(v -> parked.add(Long.parseLong(v.n())));
+        if (pv != null && pv.hasNs()) {
+            pv.ns().forEach(v -> parked.add(Long.parseLong(v)));
+            parked.sort(null);
         }
         String closedAt = Av.str(i, A_CLOSED_AT);
         AttributeValue overdue = i.get(A_OVERDUE);
@@ -399,11 +405,7 @@ public final class ParkedGapItems {
     }
 
     private static AttributeValue versions(List<Long> versions) {
-        List<AttributeValue> l = new ArrayList<>();
-        for (int k = 0; k < versions.size() && k < MAX_LISTED_VERSIONS; k++) {
-            l.add(Av.n(versions.get(k)));
-        }
-        return AttributeValue.fromL(l);
+        return AttributeValue.fromNs(versions.stream().map(String::valueOf).distinct().toList());
     }
 
     private static AttributeValue change(

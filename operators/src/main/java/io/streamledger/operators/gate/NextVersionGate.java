@@ -54,9 +54,6 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     /** One applied event in this many feeds the freshness histogram (its update takes a lock). */
     static final int FRESHNESS_SAMPLE_EVERY = 16;
 
-    /** Parked versions listed on a {@link ParkedGap}; its count is always exact. */
-    public static final int LISTED_VERSIONS = 20;
-
     private final GateConfig config;
 
     private transient ValueState<Long> versionState;
@@ -269,6 +266,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             record(ctx, ParkedGapChange.OPENED, gap, new long[] {e.getVersion()}, now, null);
         } else {
             gap.setParkedCount(gap.getParkedCount() + 1);
+            record(ctx, ParkedGapChange.PARKED, gap, new long[] {e.getVersion()}, now, null);
         }
         gapState.update(gap);
     }
@@ -342,17 +340,14 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         return current;
     }
 
-    /** The lowest parked versions of the current key, ascending (read only on gap transitions). */
+    /**
+     * The parked versions of the current key, ascending; at most {@code maxParkedPerKey}, read only
+     * when a gap moves, becomes overdue or is skipped.
+     */
     private long[] parkedVersions() throws Exception {
-        java.util.PriorityQueue<Long> highest =
-                new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
-        for (Long v : parkedState.keys()) {
-            highest.add(v);
-            if (highest.size() > LISTED_VERSIONS) {
-                highest.poll();
-            }
-        }
-        return highest.stream().mapToLong(Long::longValue).sorted().toArray();
+        java.util.List<Long> all = new java.util.ArrayList<>();
+        parkedState.keys().forEach(all::add);
+        return all.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private void record(

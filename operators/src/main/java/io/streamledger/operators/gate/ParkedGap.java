@@ -4,9 +4,10 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One transition of a blocked key, emitted by {@link NextVersionGate} only when a gap opens, moves,
- * becomes overdue or closes (never per event), for the durable parked-gap record (CS07: gaps
- * visible; released only by the missing version or an audited skip).
+ * One transition of a blocked key, emitted by {@link NextVersionGate} only while a key is blocked
+ * (a gap opens, parks one more version, moves, becomes overdue or closes; never for an event of an
+ * unblocked key), for the durable parked-gap record (CS07: gaps visible; released only by the
+ * missing version or an audited skip).
  */
 public class ParkedGap {
 
@@ -98,7 +99,7 @@ public class ParkedGap {
         this.parkedCount = parkedCount;
     }
 
-    /** The lowest parked versions, ascending, at most {@link NextVersionGate#LISTED_VERSIONS}. */
+    /** Parked versions, ascending: all of them, or only the new one for {@code PARKED}. */
     public long[] getParkedVersions() {
         return parkedVersions;
     }

@@ -6,6 +6,8 @@ package io.streamledger.operators.gate;
 public enum ParkedGapChange {
     /** The key became blocked on this missing version (or moved onto it while still blocked). */
     OPENED,
+    /** One more version parked behind the open gap (the sink coalesces these per checkpoint). */
+    PARKED,
     /** The gap outlived its SLA: the record is refreshed with the parked count and versions. */
     OVERDUE,
     /** The missing version arrived; the parked versions behind it were released. */

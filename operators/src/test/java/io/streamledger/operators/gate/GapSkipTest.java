@@ -65,8 +65,10 @@ class GapSkipTest {
                         ParkedGap::getSlaDeadlineMillis)
                 .containsExactly(
                         tuple(ParkedGapChange.OPENED, 2L, 1, 100L, 100L + SLA),
+                        tuple(ParkedGapChange.PARKED, 2L, 2, 100L, 100L + SLA),
                         tuple(ParkedGapChange.ARRIVED, 2L, 2, 100L, 100L + SLA));
         assertThat(side(h, GateState.PARKED_GAPS).get(0).getParkedVersions()).containsExactly(3L);
+        assertThat(side(h, GateState.PARKED_GAPS).get(1).getParkedVersions()).containsExactly(4L);
     }
 
     @Test
@@ -77,7 +79,7 @@ class GapSkipTest {
         h.processElement(ev("k", 3), 0L);
         h.setProcessingTime(SLA);
 
-        ParkedGap overdue = side(h, GateState.PARKED_GAPS).get(1);
+        ParkedGap overdue = side(h, GateState.PARKED_GAPS).get(2);
         assertThat(overdue.getChange()).isEqualTo(ParkedGapChange.OVERDUE);
         assertThat(overdue.isOverdue()).isTrue();
         assertThat(overdue.getParkedCount()).isEqualTo(2);
@@ -95,7 +97,7 @@ class GapSkipTest {
         h.processElement(skip("k", 2), 0L);
 
         assertThat(appliedVersions(h)).containsExactly(1L, 3L, 4L);
-        ParkedGap skipped = side(h, GateState.PARKED_GAPS).get(1);
+        ParkedGap skipped = side(h, GateState.PARKED_GAPS).get(2);
         assertThat(skipped.getChange()).isEqualTo(ParkedGapChange.SKIPPED);
         assertThat(skipped.getMissingVersion()).isEqualTo(2L);
         assertThat(skipped.getActor()).isEqualTo("ops:alice");
@@ -126,6 +128,7 @@ class GapSkipTest {
                 .extracting(ParkedGap::getChange, ParkedGap::getMissingVersion)
                 .containsExactly(
                         tuple(ParkedGapChange.OPENED, 2L),
+                        tuple(ParkedGapChange.PARKED, 2L),
                         tuple(ParkedGapChange.SKIPPED, 2L),
                         tuple(ParkedGapChange.OPENED, 4L));
         assertThat(gateOf(h).tracker().openGaps()).isEqualTo(1);

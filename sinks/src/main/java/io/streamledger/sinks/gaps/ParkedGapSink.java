@@ -111,7 +111,7 @@ public final class ParkedGapSink implements Sink<ParkedGap>, SupportsCommitter<P
                         g.getAtMillis());
         String self = "job:" + job;
         return switch (g.getChange()) {
-            case OPENED, OVERDUE -> ParkedGapItems.observe(table, o);
+            case OPENED, PARKED, OVERDUE -> ParkedGapItems.observe(table, o);
             case ARRIVED, SKIP_NOOP ->
                     ParkedGapItems.settle(
                             table,
@@ -155,13 +155,67 @@ public final class ParkedGapSink implements Sink<ParkedGap>, SupportsCommitter<P
         return new ParkedGapSerializer();
     }
 
-    /** Holds the transitions of the running checkpoint; they are the checkpoint's committables. */
-    private static final class Buffer implements CommittingSinkWriter<ParkedGap, ParkedGap> {
+    /**
+     * Holds the transitions of the running checkpoint, its committables: the observations of one
+     * open gap (opened, parked, overdue) merge into one, so a gap costs at most one refresh per
+     * checkpoint however many versions park behind it.
+     */
+    static final class Buffer implements CommittingSinkWriter<ParkedGap, ParkedGap> {
         private List<ParkedGap> pending = new ArrayList<>();
+        private final Map<String, ParkedGap> observing = new java.util.HashMap<>();
 
         @Override
         public void write(ParkedGap g, Context context) {
-            pending.add(g);
+            if (!observation(g)) {
+                pending.add(g);
+                return;
+            }
+            String gap = g.getSourceKey() + "@" + g.getMissingVersion();
+            ParkedGap seen = observing.get(gap);
+            if (seen == null) {
+                ParkedGap copy = copy(g);
+                observing.put(gap, copy);
+                pending.add(copy);
+                return;
+            }
+            java.util.TreeSet<Long> versions = new java.util.TreeSet<>();
+            for (long v : seen.getParkedVersions()) {
+                versions.add(v);
+            }
+            for (long v : g.getParkedVersions()) {
+                versions.add(v);
+            }
+            if (g.getChange() != ParkedGapChange.PARKED) {
+                seen.setChange(
+                        seen.getChange() == ParkedGapChange.OPENED
+                                ? ParkedGapChange.OPENED
+                                : g.getChange());
+            }
+            seen.setParkedCount(g.getParkedCount());
+            seen.setOverdue(g.isOverdue());
+            seen.setAtMillis(g.getAtMillis());
+            seen.setParkedVersions(versions.stream().mapToLong(Long::longValue).toArray());
+        }
+
+        private static boolean observation(ParkedGap g) {
+            return g.getChange() == ParkedGapChange.OPENED
+                    || g.getChange() == ParkedGapChange.PARKED
+                    || g.getChange() == ParkedGapChange.OVERDUE;
+        }
+
+        private static ParkedGap copy(ParkedGap g) {
+            return new ParkedGap(
+                    g.getSourceKey(),
+                    g.getChange(),
+                    g.getMissingVersion(),
+                    g.getSinceMillis(),
+                    g.getSlaDeadlineMillis(),
+                    g.getParkedCount(),
+                    g.getParkedVersions().clone(),
+                    g.isOverdue(),
+                    g.getAtMillis(),
+                    g.getActor(),
+                    g.getNote());
         }
 
         @Override
@@ -173,6 +227,7 @@ public final class ParkedGapSink implements Sink<ParkedGap>, SupportsCommitter<P
         public Collection<ParkedGap> prepareCommit() {
             List<ParkedGap> out = pending;
             pending = new ArrayList<>();
+            observing.clear();
             return out;
         }
 
