@@ -3,24 +3,14 @@ package io.streamledger.command.ops;
 import io.streamledger.aws.deadletter.ParkedGapItems;
 import io.streamledger.aws.deadletter.ParkedGapReader;
 import io.streamledger.aws.items.OpsAuditItems;
-import io.streamledger.command.api.PageCursor;
 import io.streamledger.model.deadletter.ParkedGapStatus;
 import io.streamledger.model.keys.ParkedGapKey;
-import io.streamledger.model.table.Attr;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -35,18 +25,16 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 public final class ParkedGapRepository {
 
     /** Largest page. */
-    public static final int MAX_PAGE = 100;
+    public static final int MAX_PAGE = PartitionPage.MAX_PAGE;
 
     /** Page size when none is given. */
-    public static final int DEFAULT_PAGE = 50;
+    public static final int DEFAULT_PAGE = PartitionPage.DEFAULT_PAGE;
 
     /** Longest skip reason. */
     public static final int MAX_REASON = 500;
 
     /** The audit target type of a parked gap. */
     public static final String TARGET = "PARKED_GAP";
-
-    private static final Set<String> CURSOR_ATTRS = Set.of(Attr.PK, Attr.SK);
 
     private final DynamoDbClient ddb;
     private final String table;
@@ -88,37 +76,18 @@ public final class ParkedGapRepository {
             @Nullable ParkedGapStatus status,
             @Nullable Integer limit,
             @Nullable String cursor) {
-        int n = limit == null ? DEFAULT_PAGE : limit;
-        if (n < 1 || n > MAX_PAGE) {
-            throw new IllegalArgumentException("limit must be in [1, " + MAX_PAGE + "], got " + n);
-        }
-        String pk = ParkedGapKey.PK.build(tenant, job);
-        Map<String, String> names = new HashMap<>(Map.of("#pk", Attr.PK));
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":pk", AttributeValue.fromS(pk));
-        QueryRequest.Builder q =
-                QueryRequest.builder()
-                        .tableName(table)
-                        .keyConditionExpression("#pk = :pk")
-                        .consistentRead(true)
-                        .limit(n);
-        if (status != null) {
-            names.put("#st", ParkedGapItems.A_STATUS);
-            values.put(":st", AttributeValue.fromS(status.name()));
-            q.filterExpression("#st = :st");
-        }
-        Map<String, AttributeValue> start = PageCursor.decode(cursor, CURSOR_ATTRS, Attr.PK, pk);
-        if (start != null) {
-            q.exclusiveStartKey(start);
-        }
-        QueryResponse r =
-                ddb.query(
-                        q.expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .build());
-        return new Page(
-                r.items().stream().map(ParkedGapItems::view).toList(),
-                r.hasLastEvaluatedKey() ? PageCursor.encode(r.lastEvaluatedKey()) : null);
+        PartitionPage.Page<ParkedGapItems.View> p =
+                PartitionPage.read(
+                        ddb,
+                        table,
+                        ParkedGapKey.PK.build(tenant, job),
+                        null,
+                        ParkedGapItems.A_STATUS,
+                        status == null ? null : status.name(),
+                        limit,
+                        cursor,
+                        ParkedGapItems::view);
+        return new Page(p.items(), p.cursor());
     }
 
     /** One record, strongly read; {@code ref} is {@code job:id}. */
@@ -174,20 +143,8 @@ public final class ParkedGapRepository {
                         v,
                         v + 1,
                         reason);
-        TransactWriteItem update =
-                TransactWriteItem.builder()
-                        .update(
-                                Update.builder()
-                                        .tableName(change.tableName())
-                                        .key(change.key())
-                                        .updateExpression(change.updateExpression())
-                                        .conditionExpression(change.conditionExpression())
-                                        .expressionAttributeNames(change.expressionAttributeNames())
-                                        .expressionAttributeValues(
-                                                change.expressionAttributeValues())
-                                        .build())
-                        .build();
-        boolean done = OpsAudit.write(ddb, update, OpsAuditItems.put(auditTable, audit));
+        boolean done =
+                OpsAudit.write(ddb, OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
         Optional<ParkedGapItems.View> current = show(tenant, ref);
         if (done) {
             return new Result(
