@@ -121,6 +121,7 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
                     .put("source." + k + ".last", Instant.ofEpochMilli(r.sourceLastMillis[i]));
         }
         manifest.put("positions.checked", r.authorities.length);
+        manifest.put("orderFill.breaks", r.orderFillBreaks);
         manifest.put("positions.laggingWithinSla", lagging);
         StringBuilder versions = new StringBuilder();
         for (ReconEvent ae : r.authorities) {
