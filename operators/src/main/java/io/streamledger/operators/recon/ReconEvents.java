@@ -42,7 +42,7 @@ public final class ReconEvents {
 
     /** An Execution table item (change image or export line): a trade → FILL, else empty. */
     public static Optional<ReconEvent> fromExecutionItem(Map<String, AttributeValue> item) {
-        String sk = item.get(Attr.SK) instanceof AttributeValue.S s ? s.value() : null;
+        String sk = sortKey(item);
         if (sk == null || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix())) {
             return Optional.empty();
         }
@@ -76,14 +76,17 @@ public final class ReconEvents {
         if (c.operation() == Operation.REMOVE || c.newImage() == null) {
             return Optional.empty();
         }
-        return fromOrderItem(c.newImage());
+        return fromOrderItem(c.stringKey(Attr.SK), c.newImage());
     }
 
-    /** An Orders table item (change image or export line): an order → ORDER, else empty. */
-    public static Optional<ReconEvent> fromOrderItem(Map<String, AttributeValue> i) {
-        String sk = i.get(Attr.SK) instanceof AttributeValue.S s ? s.value() : null;
-        String pk = i.get(Attr.PK) instanceof AttributeValue.S s ? s.value() : null;
-        if (sk == null || pk == null || !KeyPaths.IDX01_SK.pattern().equals(sk)) {
+    /** An exported Orders table item: an order → ORDER, else empty. */
+    public static Optional<ReconEvent> fromOrderItem(Map<String, AttributeValue> item) {
+        return fromOrderItem(sortKey(item), item);
+    }
+
+    private static Optional<ReconEvent> fromOrderItem(
+            @Nullable String sk, Map<String, AttributeValue> i) {
+        if (sk == null || !KeyPaths.IDX01_SK.pattern().equals(sk)) {
             return Optional.empty();
         }
         OrderFact order =
@@ -111,20 +114,25 @@ public final class ReconEvents {
         if (LedgerSchema.isPosting(sk) && c.operation() != Operation.INSERT) {
             return Optional.empty(); // postings are immutable: only their INSERT is a fact
         }
-        return fromLedgerItem(c.newImage(), c.approximateCreationDateTime());
+        return fromLedgerItem(sk, c.newImage(), c.approximateCreationDateTime());
     }
 
     /**
-     * A Ledger table item (change image or export line): a trading posting → POSTING, a
-     * securities authority → AUTHORITY, else empty; {@code fallbackTime} stamps an authority
-     * without {@code updatedAt}.
+     * An exported Ledger table item: a trading posting → POSTING, a securities authority →
+     * AUTHORITY, else empty; {@code fallbackTime} stamps an authority without {@code updatedAt}.
      */
     public static Optional<ReconEvent> fromLedgerItem(
-            Map<String, AttributeValue> i, Instant fallbackTime) {
-        String sk = i.get(Attr.SK) instanceof AttributeValue.S s ? s.value() : null;
-        if (sk == null) {
-            return Optional.empty();
-        }
+            Map<String, AttributeValue> item, Instant fallbackTime) {
+        String sk = sortKey(item);
+        return sk == null ? Optional.empty() : fromLedgerItem(sk, item, fallbackTime);
+    }
+
+    private static @Nullable String sortKey(Map<String, AttributeValue> item) {
+        return item.get(Attr.SK) instanceof AttributeValue.S s ? s.value() : null;
+    }
+
+    private static Optional<ReconEvent> fromLedgerItem(
+            String sk, Map<String, AttributeValue> i, Instant fallbackTime) {
         if (LedgerSchema.isPosting(sk) && i.containsKey(LedgerSchema.ROLE)) {
             PostingFact posting =
                     new PostingFact(
