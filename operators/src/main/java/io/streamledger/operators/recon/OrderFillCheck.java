@@ -2,8 +2,6 @@ package io.streamledger.operators.recon;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
@@ -94,40 +92,23 @@ public final class OrderFillCheck extends KeyedProcessFunction<String, ReconEven
 
     @Override
     public void onTimer(long time, OnTimerContext ctx, Collector<ReconEvent> out) throws Exception {
+        List<ReconEvent> versionList = new ArrayList<>();
+        versions.values().forEach(versionList::add);
         List<ReconEvent> tradeList = new ArrayList<>();
-        for (ReconEvent t : trades.values()) {
-            tradeList.add(t);
-        }
-        long maxVersion = 0;
-        for (Long v : versions.keys()) {
-            maxVersion = Math.max(maxVersion, v);
-        }
-        for (Map.Entry<Long, ReconEvent> v : versions.entries()) {
-            ReconEvent ve = v.getValue();
-            if (OrderFillRules.deadline(ve.eventTimeMillis, config) == time) {
-                emit(ve, OrderFillRules.judgeVersion(ve, tradeList), out);
-            }
-        }
-        for (ReconEvent t : tradeList) {
-            if (OrderFillRules.deadline(t.eventTimeMillis, config) == time) {
-                emit(t, OrderFillRules.judgeFill(t, maxVersion), out);
-            }
+        trades.values().forEach(tradeList::add);
+        for (ReconEvent f :
+                OrderFillRules.judge(
+                        versionList,
+                        tradeList,
+                        t -> OrderFillRules.deadline(t, config) == time)) {
+            findings.inc();
+            out.collect(f);
         }
         Long last = lastDeadline.value();
         if (last != null && time >= last + ReconState.ORDER_FILL_RETENTION_MILLIS) {
             versions.clear();
             trades.clear();
             lastDeadline.clear();
-        }
-    }
-
-    private void emit(
-            ReconEvent subject,
-            Optional<OrderFillFinding> finding,
-            Collector<ReconEvent> out) {
-        if (finding.isPresent()) {
-            findings.inc();
-            out.collect(ReconEvent.of(subject.tenant, subject.eventTimeMillis, finding.get()));
         }
     }
 }

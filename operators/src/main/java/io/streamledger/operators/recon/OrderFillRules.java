@@ -1,9 +1,13 @@
 package io.streamledger.operators.recon;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 /**
  * The order ↔ fill rules (CS04, AP14/AP15; seed: "Reconciliation compares source order/fill IDs
@@ -87,6 +91,36 @@ public final class OrderFillRules {
                         o.orderId(),
                         "V",
                         Long.toString(o.version())));
+    }
+
+    /**
+     * Judges one order's evidence: every version and every fill whose deadline {@code due}
+     * accepts, against all of the order's versions and trades; findings as {@link
+     * ReconEvent.Kind#ORDER_FILL} events at their subject's business time. The streaming check
+     * calls it at each deadline, the export reconciliation once with every subject due.
+     */
+    public static List<ReconEvent> judge(
+            Collection<ReconEvent> versions, Collection<ReconEvent> trades, LongPredicate due) {
+        long maxVersion = 0;
+        for (ReconEvent v : versions) {
+            maxVersion = Math.max(maxVersion, v.order().version());
+        }
+        List<ReconEvent> out = new ArrayList<>();
+        for (ReconEvent v : versions) {
+            if (due.test(v.eventTimeMillis)) {
+                judgeVersion(v, trades).ifPresent(f -> out.add(finding(v, f)));
+            }
+        }
+        for (ReconEvent t : trades) {
+            if (due.test(t.eventTimeMillis)) {
+                judgeFill(t, maxVersion).ifPresent(f -> out.add(finding(t, f)));
+            }
+        }
+        return out;
+    }
+
+    private static ReconEvent finding(ReconEvent subject, OrderFillFinding f) {
+        return ReconEvent.of(subject.tenant, subject.eventTimeMillis, f);
     }
 
     /**
