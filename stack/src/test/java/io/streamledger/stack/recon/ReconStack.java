@@ -18,8 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The local endpoint with DynamoDB Streams and the Ledger, Reconciliation (with its IDX15 GSI),
- * Execution and Portfolio tables under a unique prefix, for the ledger-check and reconciliation
- * ITCases.
+ * Execution, Orders and Portfolio tables under a unique prefix, for the ledger-check and
+ * reconciliation ITCases.
  */
 public final class ReconStack implements AutoCloseable {
 
@@ -29,22 +29,39 @@ public final class ReconStack implements AutoCloseable {
     public final TableNaming naming;
 
     public ReconStack(String prefix) {
+        this(prefix, null, 2);
+    }
+
+    /**
+     * With exports written below {@code exportRoot} (ExportTableToPointInTime) when not null, and
+     * {@code shards} stream shards per table (1: each stream delivers in write order).
+     */
+    public ReconStack(String prefix, java.nio.file.Path exportRoot, int shards) {
         this.prefix = prefix;
         this.naming = new TableNaming(prefix);
         this.endpoint =
                 LocalEndpoint.builder()
                         .port(0)
                         .streamFeatures(
-                                StreamFeatures.defaults()
-                                        .withStreams(
-                                                StreamsOptions.builder().shardsPerTable(2).build()))
+                                exports(
+                                        StreamFeatures.defaults()
+                                                .withStreams(
+                                                        StreamsOptions.builder()
+                                                                .shardsPerTable(shards)
+                                                                .build()),
+                                        exportRoot))
                         .build()
                         .start();
         this.ddb = JobOptions.dynamoDbClient(config()).buildSyncClient();
-        for (TableSpec spec : List.of(Tables.LEDGER, Tables.RECONCILIATION, Tables.EXECUTION)) {
+        for (TableSpec spec :
+                List.of(Tables.LEDGER, Tables.RECONCILIATION, Tables.EXECUTION, Tables.ORDERS)) {
             create(naming.physicalName(spec), spec);
         }
         create(naming.physicalName(Tables.PORTFOLIO, 1), Tables.PORTFOLIO);
+    }
+
+    private static StreamFeatures exports(StreamFeatures f, java.nio.file.Path exportRoot) {
+        return exportRoot == null ? f : f.withExportRoot(exportRoot);
     }
 
     public String table(TableSpec spec) {
