@@ -19,7 +19,9 @@ public class ReconEvent {
         POSTING,
         AUTHORITY,
         ORDER,
-        ORDER_FILL
+        ORDER_FILL,
+        /** A record that came after its window closed, listed by the next batch revision. */
+        LATE
     }
 
     public Kind kind;
@@ -31,6 +33,11 @@ public class ReconEvent {
     public @Nullable AuthorityFact authority;
     public @Nullable OrderFact order;
     public @Nullable OrderFillFinding finding;
+
+    /** For {@link Kind#LATE}: the late record's subject and business time. */
+    public @Nullable String lateSubject;
+
+    public long lateEventTimeMillis;
 
     /** The order a fill or an order version belongs to (null for other kinds). */
     public @Nullable String orderId;
@@ -81,6 +88,14 @@ public class ReconEvent {
         return e;
     }
 
+    /** A marker of {@code late}, placed at {@code atMillis} (a window still open). */
+    public static ReconEvent lateMarker(ReconEvent late, long atMillis) {
+        ReconEvent e = envelope(Kind.LATE, late.tenant, atMillis);
+        e.lateSubject = late.kind + ":" + late.subject();
+        e.lateEventTimeMillis = late.eventTimeMillis;
+        return e;
+    }
+
     private static ReconEvent envelope(Kind kind, String tenant, long eventTimeMillis) {
         ReconEvent e = new ReconEvent();
         e.kind = kind;
@@ -122,6 +137,7 @@ public class ReconEvent {
             case AUTHORITY -> authority().account();
             case ORDER -> order().account();
             case ORDER_FILL -> finding().subject;
+            case LATE -> lateSubject;
         };
     }
 
@@ -139,6 +155,7 @@ public class ReconEvent {
                             + authority().version();
             case ORDER -> "order:" + order().orderId() + "@" + order().version();
             case ORDER_FILL -> "finding:" + finding().breakId();
+            case LATE -> "late:" + lateSubject;
         };
     }
 

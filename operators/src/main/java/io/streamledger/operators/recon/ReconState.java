@@ -52,6 +52,11 @@ public final class ReconState {
     /** Event time an order's evidence is kept after its last deadline (one day). */
     public static final long ORDER_FILL_RETENTION_MILLIS = 24L * 60 * 60 * 1000;
 
+    public static final String LATE_ROUTING_UID = "recon-late-routing-v1";
+
+    /** Late records a batch manifest names (all are counted and dead-lettered). */
+    public static final int LATE_LISTED = 50;
+
     /** Position reads in flight per subtask, and their bound. */
     public static final int POSITIONS_CAPACITY = 16;
 

@@ -127,6 +127,7 @@ public final class ReconWindowFunction
         }
         r.ledgerBreaks = found.toArray(BreakRecord[]::new);
         r.orderFillBreaks = in.orderFindings.size();
+        r.lateRecords = in.late.toArray(String[]::new);
         r.authorities = in.lastAuthority.values().toArray(ReconEvent[]::new);
         return r;
     }
@@ -137,6 +138,7 @@ public final class ReconWindowFunction
         final Map<String, List<PostingFact>> txns = new TreeMap<>();
         final Map<String, ReconEvent> lastAuthority = new TreeMap<>();
         final Map<String, OrderFillFinding> orderFindings = new TreeMap<>();
+        final java.util.TreeSet<String> late = new java.util.TreeSet<>();
         final Map<String, long[]> sources = new TreeMap<>(); // kind -> count, first, last
         final Totals totals = new Totals();
         long records;
@@ -148,6 +150,10 @@ public final class ReconWindowFunction
                 if (e.kind == ReconEvent.Kind.ORDER_FILL) {
                     in.orderFindings.putIfAbsent(e.finding().breakId(), e.finding());
                     continue; // a check's verdict, not a source record
+                }
+                if (e.kind == ReconEvent.Kind.LATE) {
+                    in.late.add(e.lateSubject + "@" + Instant.ofEpochMilli(e.lateEventTimeMillis));
+                    continue; // dead-lettered; listed by this revision
                 }
                 long[] s =
                         in.sources.computeIfAbsent(
@@ -179,7 +185,7 @@ public final class ReconWindowFunction
                             in.lastAuthority.put(k, e);
                         }
                     }
-                    case ORDER, ORDER_FILL -> {} // order versions feed the order <-> fill check
+                    case ORDER, ORDER_FILL, LATE -> {} // order versions feed the order <-> fill check
                 }
             }
             in.totals.txns = in.txns.size();

@@ -41,6 +41,9 @@ public class ReconWindowResult {
     /** How many of {@link #ledgerBreaks} the order ↔ fill check found. */
     public int orderFillBreaks;
 
+    /** Records that came after their own window closed, dead-lettered, listed here. */
+    public String[] lateRecords;
+
     /** The last version of each securities authority in the window, in key order. */
     public ReconEvent[] authorities;
 

@@ -67,8 +67,12 @@ public final class Reconciliation {
     public static Streams apply(
             DataStream<ReconEvent> events, ReconConfig config, PositionLookup positions) {
         KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
+        SingleOutputStreamOperator<ReconEvent> routed =
+                events.process(new LateRecordRouting(config), ReconState.EVENT)
+                        .uid(ReconState.LATE_ROUTING_UID)
+                        .name("reconciliation: late records into the next batch revision");
         SingleOutputStreamOperator<ReconWindowResult> fired =
-                events.keyBy(byTenant, Types.STRING)
+                routed.keyBy(byTenant, Types.STRING)
                         .window(new BusinessTimeWindows(config.windowMillis()))
                         .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
                         .trigger(new BatchTrigger(config.allowedLatenessMillis()))
@@ -89,6 +93,8 @@ public final class Reconciliation {
                         .process(new ReconFinish(config), ReconState.BATCH)
                         .uid(ReconState.FINISH_UID)
                         .name(ReconState.FINISH_NAME);
-        return new Streams(batches, fired.getSideOutput(ReconState.LATE));
+        return new Streams(
+                batches,
+                routed.getSideOutput(ReconState.LATE).union(fired.getSideOutput(ReconState.LATE)));
     }
 }
