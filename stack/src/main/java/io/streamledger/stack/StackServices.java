@@ -235,7 +235,9 @@ final class StackServices implements AutoCloseable {
         return c;
     }
 
-    /** The reconciliation job's options: Execution, Ledger and Orders streams (DynamoDB Streams). */
+    /**
+     * The reconciliation job's options: Execution, Ledger and Orders streams (DynamoDB Streams).
+     */
     Configuration reconConfig() {
         Configuration c = streamsConfig(Tables.LEDGER);
         c.removeConfig(JobOptions.SOURCE_TABLE);

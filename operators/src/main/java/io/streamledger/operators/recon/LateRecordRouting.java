@@ -7,9 +7,9 @@ import org.apache.flink.util.Collector;
 
 /**
  * Routes reconciliation records that arrive after their window closed (AP14): the record itself to
- * {@link ReconState#LATE} (from there to the dead-letter table), and a {@link
- * ReconEvent.Kind#LATE} marker naming it into the window open at the current watermark, so the
- * next batch revision lists it in its manifest. Records in time pass unchanged.
+ * {@link ReconState#LATE} (from there to the dead-letter table), and a {@link ReconEvent.Kind#LATE}
+ * marker naming it into the window open at the current watermark, so the next batch revision lists
+ * it in its manifest. Records in time pass unchanged.
  */
 public final class LateRecordRouting extends ProcessFunction<ReconEvent, ReconEvent> {
 

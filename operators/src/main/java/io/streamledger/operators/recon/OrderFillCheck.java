@@ -98,9 +98,7 @@ public final class OrderFillCheck extends KeyedProcessFunction<String, ReconEven
         trades.values().forEach(tradeList::add);
         for (ReconEvent f :
                 OrderFillRules.judge(
-                        versionList,
-                        tradeList,
-                        t -> OrderFillRules.deadline(t, config) == time)) {
+                        versionList, tradeList, t -> OrderFillRules.deadline(t, config) == time)) {
             findings.inc();
             out.collect(f);
         }

@@ -18,13 +18,13 @@ import java.util.function.LongPredicate;
  * <ul>
  *   <li>a fill: its order must have been seen at the fill's order version or later ({@code
  *       FILL_WITHOUT_ORDER});
- *   <li>an order version: its own filled quantity and the sum of its trades up to that version
- *       stay within the accepted quantity ({@code FILLS_EXCEED_ACCEPTED}), and are equal ({@code
+ *   <li>an order version: its own filled quantity and the sum of its trades up to that version stay
+ *       within the accepted quantity ({@code FILLS_EXCEED_ACCEPTED}), and are equal ({@code
  *       FILLED_QUANTITY_MISMATCH}).
  * </ul>
  *
- * Trades are identified by tradeId (duplicates count once); the filled quantity is the order
- * item's own value at the version, so any version that changes it is judged like a fill.
+ * Trades are identified by tradeId (duplicates count once); the filled quantity is the order item's
+ * own value at the version, so any version that changes it is judged like a fill.
  */
 public final class OrderFillRules {
 
@@ -94,8 +94,8 @@ public final class OrderFillRules {
     }
 
     /**
-     * Judges one order's evidence: every version and every fill whose deadline {@code due}
-     * accepts, against all of the order's versions and trades; findings as {@link
+     * Judges one order's evidence: every version and every fill whose deadline {@code due} accepts,
+     * against all of the order's versions and trades; findings as {@link
      * ReconEvent.Kind#ORDER_FILL} events at their subject's business time. The streaming check
      * calls it at each deadline, the export reconciliation once with every subject due.
      */

@@ -62,7 +62,8 @@ public final class ReconEvents {
                         i.containsKey("fee") ? num(i, "fee") : null);
         long at = Instant.parse(str(i, "executedAt")).toEpochMilli();
         String orderId = opt(i, Attr.ORDER_ID);
-        long orderVersion = i.containsKey(ORDER_VERSION) ? num(i, ORDER_VERSION).longValueExact() : 0;
+        long orderVersion =
+                i.containsKey(ORDER_VERSION) ? num(i, ORDER_VERSION).longValueExact() : 0;
         return orderId == null
                 ? ReconEvent.of(str(i, "tenant"), at, fill)
                 : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);

@@ -185,7 +185,9 @@ public final class ReconWindowFunction
                             in.lastAuthority.put(k, e);
                         }
                     }
-                    case ORDER, ORDER_FILL, LATE -> {} // order versions feed the order <-> fill check
+                    case ORDER,
+                            ORDER_FILL,
+                            LATE -> {} // order versions feed the order <-> fill check
                 }
             }
             in.totals.txns = in.txns.size();

@@ -46,10 +46,13 @@ final class ReconcileCommand implements Callable<Integer> {
 
     @Option(
             names = "--recon-window",
-            description = "window size, as the job's streamledger.recon.window (default: the job's)")
+            description =
+                    "window size, as the job's streamledger.recon.window (default: the job's)")
     String windowSize;
 
-    @Option(names = "--projection-sla", description = "as the job's streamledger.recon.projection-sla")
+    @Option(
+            names = "--projection-sla",
+            description = "as the job's streamledger.recon.projection-sla")
     String projectionSla;
 
     @Override

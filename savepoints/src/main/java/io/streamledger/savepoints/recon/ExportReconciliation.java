@@ -38,16 +38,16 @@ import javax.annotation.Nullable;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 
 /**
- * Reconciles declared windows from table exports (AP14/AP15; seed: "Bulk reconciliation uses a
- * PITR export with an immutable manifest"): reads the Orders, Execution, Ledger and Portfolio
- * exports (each held to its manifest by {@link ExportReader}), maps items with the streaming job's
- * own mappers ({@link ReconEvents}), runs the order ↔ fill rules ({@link OrderFillRules}) and each
+ * Reconciles declared windows from table exports (AP14/AP15; seed: "Bulk reconciliation uses a PITR
+ * export with an immutable manifest"): reads the Orders, Execution, Ledger and Portfolio exports
+ * (each held to its manifest by {@link ExportReader}), maps items with the streaming job's own
+ * mappers ({@link ReconEvents}), runs the order ↔ fill rules ({@link OrderFillRules}) and each
  * window's firing ({@link ReconWindowFunction#fire}, {@link ReconFinish#plan}) — the very code of
  * the streaming job — and returns the closed AP14 batches and their breaks.
  *
- * <p>An export holds each item's last version: authorities and orders are judged at the version
- * the export holds (the streaming job also judges the versions in between); postings and trades
- * are immutable, so the fill ↔ ledger side sees what the stream saw.
+ * <p>An export holds each item's last version: authorities and orders are judged at the version the
+ * export holds (the streaming job also judges the versions in between); postings and trades are
+ * immutable, so the fill ↔ ledger side sees what the stream saw.
  */
 public final class ExportReconciliation {
 
@@ -77,7 +77,9 @@ public final class ExportReconciliation {
 
     /** The exports read, the closed batches of the window and their breaks (batch order). */
     public record Result(
-            Map<String, ExportManifest> exports, List<ReconBatch> batches, List<BreakRecord> breaks) {}
+            Map<String, ExportManifest> exports,
+            List<ReconBatch> batches,
+            List<BreakRecord> breaks) {}
 
     private ExportReconciliation() {}
 
@@ -115,7 +117,8 @@ public final class ExportReconciliation {
                                         }));
         Instant ledgerTime = ledger.exportTime() == null ? Instant.EPOCH : ledger.exportTime();
         ExportReader.verifyAll(
-                ledger, item -> ReconEvents.fromLedgerItem(item, ledgerTime).ifPresent(windowInput::add));
+                ledger,
+                item -> ReconEvents.fromLedgerItem(item, ledgerTime).ifPresent(windowInput::add));
         Map<String, PositionView> rows = new HashMap<>();
         ExportReader.verifyAll(portfolio, item -> position(item, rows));
         if (orders != null) {

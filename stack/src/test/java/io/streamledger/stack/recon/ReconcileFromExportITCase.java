@@ -122,8 +122,7 @@ class ReconcileFromExportITCase {
         order("tick", 2, "1", "1", tick.plusMillis(2));
 
         String b1 = ReconWindowFunction.batchId(W1.toEpochMilli(), WINDOW.toMillis());
-        String b2 =
-                ReconWindowFunction.batchId(W1.plus(WINDOW).toEpochMilli(), WINDOW.toMillis());
+        String b2 = ReconWindowFunction.batchId(W1.plus(WINDOW).toEpochMilli(), WINDOW.toMillis());
         runUntilClosed(List.of(b1, b2), Duration.ofSeconds(90));
 
         Set<String> expected =
@@ -211,7 +210,12 @@ class ReconcileFromExportITCase {
 
     /** The trade item (IDX04) and, when {@code booked}, the posting job's four lines for it. */
     private void fill(
-            String orderId, String fillId, long orderVersion, String qty, Instant at, boolean booked) {
+            String orderId,
+            String fillId,
+            long orderVersion,
+            String qty,
+            Instant at,
+            boolean booked) {
         String tradeId = orderId + ":" + fillId;
         String account = "C-" + orderId;
         String price = "10.00";
@@ -340,7 +344,8 @@ class ReconcileFromExportITCase {
                                 .allMatch(id -> "CLOSED".equals(b.get(id).get("state").s()))) {
                     long want =
                             ids.stream()
-                                    .mapToLong(id -> Long.parseLong(b.get(id).get("breakCount").n()))
+                                    .mapToLong(
+                                            id -> Long.parseLong(b.get(id).get("breakCount").n()))
                                     .sum();
                     if (stack.breaks().size() >= want) {
                         return;
