@@ -2,7 +2,7 @@ package io.streamledger.operators.recon;
 
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -11,7 +11,7 @@ import org.apache.flink.util.Collector;
  * marker naming it into the window open at the current watermark, so the next batch revision lists
  * it in its manifest. Records in time pass unchanged.
  */
-public final class LateRecordRouting extends ProcessFunction<ReconEvent, ReconEvent> {
+public final class LateRecordRouting extends KeyedProcessFunction<String, ReconEvent, ReconEvent> {
 
     private static final long serialVersionUID = 1L;
 

@@ -68,7 +68,8 @@ public final class Reconciliation {
             DataStream<ReconEvent> events, ReconConfig config, PositionLookup positions) {
         KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
         SingleOutputStreamOperator<ReconEvent> routed =
-                events.process(new LateRecordRouting(config), ReconState.EVENT)
+                events.keyBy(byTenant, Types.STRING)
+                        .process(new LateRecordRouting(config), ReconState.EVENT)
                         .uid(ReconState.LATE_ROUTING_UID)
                         .name("reconciliation: late records into the next batch revision");
         SingleOutputStreamOperator<ReconWindowResult> fired =

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,9 +25,11 @@ class LateRecordRoutingTest {
 
     @Test
     void aLateRecordIsDeadLetteredAndListedByTheNextRevision() throws Exception {
-        try (OneInputStreamOperatorTestHarness<ReconEvent, ReconEvent> h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new ProcessOperator<>(new LateRecordRouting(CONFIG)))) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, ReconEvent, ReconEvent> h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(new LateRecordRouting(CONFIG)),
+                        e -> e.tenant,
+                        Types.STRING)) {
             h.open();
             ReconEvent inTime = OrderFillCheckTest.fill("o1", "f1", 2, "1", W + 1_000);
             h.processElement(new StreamRecord<>(inTime, inTime.eventTimeMillis));

@@ -91,6 +91,42 @@ public final class ReconStack implements AutoCloseable {
         return LocalStack.scan(ddb, table);
     }
 
+    /** Batch rows (IDX13) of the Reconciliation table by batchId. */
+    public Map<String, Map<String, AttributeValue>> batches() {
+        return scan(table(Tables.RECONCILIATION)).stream()
+                .filter(i -> i.get("SK").s().startsWith("BATCH#"))
+                .collect(java.util.stream.Collectors.toMap(i -> i.get("batchId").s(), i -> i));
+    }
+
+    /**
+     * Polls until every batch of {@code ids} is CLOSED and the table holds at least as many breaks
+     * as their breakCounts add up to; fails when the job ends or the timeout passes.
+     */
+    public void awaitClosed(
+            org.apache.flink.core.execution.JobClient job, List<String> ids, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+                throw new AssertionError("job ended early");
+            }
+            Map<String, Map<String, AttributeValue>> b = batches();
+            if (b.keySet().containsAll(ids)
+                    && ids.stream().allMatch(id -> "CLOSED".equals(b.get(id).get("state").s()))) {
+                long want =
+                        ids.stream()
+                                .mapToLong(id -> Long.parseLong(b.get(id).get("breakCount").n()))
+                                .sum();
+                if (breaks().size() >= want) {
+                    return;
+                }
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("batches so far: " + new java.util.TreeMap<>(batches()).keySet());
+    }
+
     /** Break rows (IDX14) of the Reconciliation table. */
     public List<Map<String, AttributeValue>> breaks() {
         return scan(table(Tables.RECONCILIATION)).stream()

@@ -30,7 +30,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -171,7 +170,7 @@ class ReconcileFromExportITCase {
             assertThat(b.getEvidence()).isEqualTo(s.get("evidence").s());
         }
 
-        Map<String, Map<String, AttributeValue>> batches = batches();
+        Map<String, Map<String, AttributeValue>> batches = stack.batches();
         List<ReconBatch> exported = ReconcileReport.readBatches(out);
         assertThat(exported).extracting(b -> b.batchId).containsExactly(b1, b2);
         for (ReconBatch b : exported) {
@@ -297,12 +296,6 @@ class ReconcileFromExportITCase {
         assertThat(d.exportStatus()).isEqualTo(ExportStatus.COMPLETED);
     }
 
-    private Map<String, Map<String, AttributeValue>> batches() {
-        return stack.scan(stack.table(Tables.RECONCILIATION)).stream()
-                .filter(i -> i.get("SK").s().startsWith("BATCH#"))
-                .collect(Collectors.toMap(i -> i.get("batchId").s(), i -> i));
-    }
-
     private void runUntilClosed(List<String> ids, Duration timeout) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
@@ -332,28 +325,7 @@ class ReconcileFromExportITCase {
                 .build(env);
         JobClient job = env.executeAsync("recon-export-it");
         try {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (System.nanoTime() < deadline) {
-                if (job.getJobStatus().get().isGloballyTerminalState()) {
-                    job.getJobExecutionResult().get();
-                    throw new AssertionError("job ended early");
-                }
-                Map<String, Map<String, AttributeValue>> b = batches();
-                if (b.keySet().containsAll(ids)
-                        && ids.stream()
-                                .allMatch(id -> "CLOSED".equals(b.get(id).get("state").s()))) {
-                    long want =
-                            ids.stream()
-                                    .mapToLong(
-                                            id -> Long.parseLong(b.get(id).get("breakCount").n()))
-                                    .sum();
-                    if (stack.breaks().size() >= want) {
-                        return;
-                    }
-                }
-                Thread.sleep(300);
-            }
-            throw new AssertionError("batches so far: " + new TreeMap<>(batches()).keySet());
+            stack.awaitClosed(job, ids, timeout);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
