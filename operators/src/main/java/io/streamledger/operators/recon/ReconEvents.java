@@ -69,9 +69,6 @@ public final class ReconEvents {
                 : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);
     }
 
-    /** The trade item's order version: the version its admission wrote on the order (CS04). */
-    static final String ORDER_VERSION = "orderVersion";
-
     /** Orders table changes: every committed version of an order item (IDX01) → ORDER. */
     public static Optional<ReconEvent> fromOrders(ChangeRecord c) {
         if (c.operation() == Operation.REMOVE || c.newImage() == null) {
