@@ -63,7 +63,7 @@ public final class ReconEvents {
         long at = Instant.parse(str(i, "executedAt")).toEpochMilli();
         String orderId = opt(i, Attr.ORDER_ID);
         long orderVersion =
-                i.containsKey(ORDER_VERSION) ? num(i, ORDER_VERSION).longValueExact() : 0;
+                i.containsKey(Attr.ORDER_VERSION) ? num(i, Attr.ORDER_VERSION).longValueExact() : 0;
         return orderId == null
                 ? ReconEvent.of(str(i, "tenant"), at, fill)
                 : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);
