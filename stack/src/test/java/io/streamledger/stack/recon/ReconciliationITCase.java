@@ -111,7 +111,7 @@ class ReconciliationITCase {
 
         String b1 = ReconWindowFunction.batchId(W1.toEpochMilli(), WINDOW.toMillis());
         String b2 = ReconWindowFunction.batchId(W2.toEpochMilli(), WINDOW.toMillis());
-        runUntilBatches(List.of(b1, b2), Duration.ofSeconds(60));
+        runUntilBatches(List.of(b1, b2), Duration.ofSeconds(150));
 
         Map<String, Map<String, AttributeValue>> batches = stack.batches();
         Map<String, AttributeValue> batch1 = batches.get(b1);
@@ -145,7 +145,7 @@ class ReconciliationITCase {
 
         // restart: the same windows again from the start of the streams
         Map<String, String> before = snapshot();
-        runUntilBatches(List.of(b1, b2), Duration.ofSeconds(60));
+        runUntilBatches(List.of(b1, b2), Duration.ofSeconds(150));
         assertThat(snapshot()).isEqualTo(before);
     }
 
