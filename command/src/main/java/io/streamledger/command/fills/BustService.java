@@ -167,6 +167,12 @@ public final class BustService {
             List<TransactWriteItem> tx = new ArrayList<>(plan.writes());
             int orderIndex = tx.size();
             tx.add(orderRevert(tenant, order, bust, now));
+            int tradeIndex = tx.size();
+            tx.add(
+                    Tx.update(
+                            tables.execution(),
+                            TradeItems.key(trade),
+                            TradeItems.bustMark(bust.orderVersion() + 1, now)));
             int reservationIndex = -1;
             if (bust.reopensReservation()) {
                 reservationIndex = tx.size();
@@ -195,7 +201,8 @@ public final class BustService {
                 if (Tx.conditionFailed(reasons, requestIndex)) {
                     throw new OwnershipLostException();
                 }
-                if (Tx.conditionFailed(reasons, plan.markIndex())) {
+                if (Tx.conditionFailed(reasons, plan.markIndex())
+                        || Tx.conditionFailed(reasons, tradeIndex)) {
                     throw alreadyBusted(orig.sourceId());
                 }
                 LedgerService.requireNoPostingClash(claim, plan, reasons);

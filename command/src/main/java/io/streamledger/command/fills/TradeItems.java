@@ -2,6 +2,8 @@ package io.streamledger.command.fills;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.aws.items.Av;
+import io.streamledger.aws.update.Condition;
+import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
@@ -36,6 +38,8 @@ public final class TradeItems {
     public static final String A_EXECUTED = "executedAt";
     public static final String A_ORDER_VERSION = Attr.ORDER_VERSION;
     public static final String A_ACCOUNT_EXEC_SEQ = Attr.ACCOUNT_EXEC_SEQ;
+    public static final String A_BUST_ORDER_VERSION = Attr.BUST_ORDER_VERSION;
+    public static final String A_BUSTED_AT = Attr.BUSTED_AT;
 
     private TradeItems() {}
 
@@ -160,5 +164,22 @@ public final class TradeItems {
             o.put(A_ACCOUNT_EXEC_SEQ, Av.lng(item, A_ACCOUNT_EXEC_SEQ, 0));
         }
         return o;
+    }
+
+    /**
+     * Marks a busted trade with the order version its bust writes, once: the reconciliation's order
+     * ↔ fill check (CS04) then counts the trade only below that version.
+     */
+    public static ConditionalUpdate bustMark(long bustOrderVersion, Instant at) {
+        return ConditionalUpdate.builder()
+                .set(A_BUST_ORDER_VERSION, Av.n(bustOrderVersion))
+                .set(A_BUSTED_AT, Av.s(at.toString()))
+                .when(Condition.notExists(A_BUST_ORDER_VERSION))
+                .build();
+    }
+
+    /** The base-table key of a trade item read back (PK/SK). */
+    public static Map<String, AttributeValue> key(Map<String, AttributeValue> trade) {
+        return Map.of(Schema.PK, trade.get(Schema.PK), Schema.SK, trade.get(Schema.SK));
     }
 }

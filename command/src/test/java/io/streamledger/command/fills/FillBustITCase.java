@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.streamledger.aws.ledger.LedgerItemCodec;
+import io.streamledger.command.config.Schema;
 import io.streamledger.command.idempotency.IdempotencyStore;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.CommandFixture.Reply;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * Trade busts and durable reversals over HTTP (CS04/CS11, AP08/AP10/AP12): a busted fill leaves
@@ -87,6 +89,10 @@ class FillBustITCase {
         assertThat(new BigDecimal(order.get("filledQuantity").asText())).isZero();
         assertThat(new BigDecimal(order.get("remainingQuantity").asText()))
                 .isEqualByComparingTo("2");
+        // the trade is marked with the order version its bust wrote (the recon's CS04 evidence)
+        Map<String, AttributeValue> trade = trade(id, id + ":f-1");
+        assertThat(trade.get(TradeItems.A_BUST_ORDER_VERSION).n())
+                .isEqualTo(order.get("version").asText());
         Map<String, AttributeValue> res = reservation(account, id);
         assertThat(res.get(LedgerSchema.RESERVATION_STATE).s()).isEqualTo("OPEN");
         assertThat(new BigDecimal(res.get(LedgerSchema.CONSUMED).n())).isZero();
@@ -282,6 +288,29 @@ class FillBustITCase {
                                 .consistentRead(true)
                                 .build())
                 .item();
+    }
+
+    static Map<String, AttributeValue> trade(String orderId, String tradeId) {
+        return f
+                .client
+                .query(
+                        QueryRequest.builder()
+                                .tableName(f.service.tables().execution())
+                                .keyConditionExpression("#pk = :pk")
+                                .expressionAttributeNames(Map.of("#pk", Schema.PK))
+                                .expressionAttributeValues(
+                                        Map.of(
+                                                ":pk",
+                                                AttributeValue.fromS(
+                                                        Schema.orderPk(
+                                                                CommandFixture.TENANT_A, orderId))))
+                                .consistentRead(true)
+                                .build())
+                .items()
+                .stream()
+                .filter(i -> tradeId.equals(i.get(TradeItems.A_TRADE_ID).s()))
+                .findFirst()
+                .orElseThrow();
     }
 
     static Map<String, AttributeValue> requestRecord(String requestKey) {

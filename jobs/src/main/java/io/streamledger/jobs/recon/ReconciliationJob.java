@@ -49,6 +49,7 @@ public final class ReconciliationJob {
     public static final String BREAK_SINK_UID = "recon-break-sink-v1";
     public static final String LATE_SINK_UID = "recon-late-sink-v1";
     public static final String DEAD_LETTER_SINK_UID = "recon-dead-letter-sink-v1";
+    public static final String TRADE_FACTS_UID = "recon-trade-facts-v1";
 
     /** Role of the job in dead-letter entries. */
     public static final String ROLE = "recon";
@@ -150,12 +151,16 @@ public final class ReconciliationJob {
                         conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
                         conf.get(ReconOptions.RECON_IDLENESS));
         DataStream<ReconEvent> windowInput =
-                timedFills.union(
-                        Reconciliation.withBusinessTime(
-                                ledger,
-                                ReconState.LEDGER_TIMESTAMPS_UID,
-                                conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
-                                conf.get(ReconOptions.RECON_IDLENESS)));
+                timedFills
+                        .filter(ReconciliationJob::isTradeFact)
+                        .uid(TRADE_FACTS_UID)
+                        .name("reconciliation: trades (bust marks to the order-fill check only)")
+                        .union(
+                                Reconciliation.withBusinessTime(
+                                        ledger,
+                                        ReconState.LEDGER_TIMESTAMPS_UID,
+                                        conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                                        conf.get(ReconOptions.RECON_IDLENESS)));
         DataStream<SourceDeadLetter> deadLetters =
                 fills.getSideOutput(SourceTypes.DEAD_LETTERS)
                         .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS));
@@ -251,6 +256,13 @@ public final class ReconciliationJob {
                         conf)
                 .build(env);
         env.execute("streamledger reconciliation");
+    }
+
+    /**
+     * A trade's INSERT; its bust mark (a MODIFY, the only image with it) is order ↔ fill evidence.
+     */
+    static boolean isTradeFact(ReconEvent e) {
+        return e.kind != ReconEvent.Kind.FILL || e.bustOrderVersion == 0;
     }
 
     static final class ExecutionMapper implements RecordMapper<ReconEvent> {

@@ -87,6 +87,12 @@ public final class Attr {
     /** The order version a trade's admission wrote (trade item, CS04): its order ↔ fill link. */
     public static final String ORDER_VERSION = "orderVersion";
 
+    /** The order version a trade bust wrote (trade item): the trade counts below it only (CS04). */
+    public static final String BUST_ORDER_VERSION = "bustOrderVersion";
+
+    /** When a trade was busted (trade item, ISO-8601). */
+    public static final String BUSTED_AT = "bustedAt";
+
     /**
      * Per-client-account execution sequence: the counter item's value, the trade item's and the
      * TradeExecuted payload's stamp (1 for an account's first fill; absent on older fills).

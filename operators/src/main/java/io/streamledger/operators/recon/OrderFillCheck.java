@@ -15,9 +15,10 @@ import org.apache.flink.util.Collector;
  * every version and every fill with {@link OrderFillRules} at the closing of its subject's window
  * ({@link OrderFillRules#deadline}: watermark past window end + allowed lateness), never on the
  * wall clock. Any arrival order and duplicates give the same verdicts (versions by number, trades
- * by tradeId); findings go on as {@link ReconEvent.Kind#ORDER_FILL} into their subject's window,
- * which raises them as breaks at its closing firing. A record already behind its deadline is kept
- * as evidence but not judged itself (the window dead-letters it as late).
+ * by tradeId, a bust mark kept over the trade's INSERT); findings go on as {@link
+ * ReconEvent.Kind#ORDER_FILL} into their subject's window, which raises them as breaks at its
+ * closing firing. A record already behind its deadline is kept as evidence but not judged itself
+ * (the window dead-letters it as late).
  */
 public final class OrderFillCheck extends KeyedProcessFunction<String, ReconEvent, ReconEvent> {
 
@@ -66,9 +67,10 @@ public final class OrderFillCheck extends KeyedProcessFunction<String, ReconEven
                 versions.put(e.order().version(), e);
             }
         } else if (e.kind == ReconEvent.Kind.FILL) {
-            fresh = !trades.contains(e.fill().tradeId());
-            if (fresh) {
-                trades.put(e.fill().tradeId(), e);
+            ReconEvent known = trades.get(e.fill().tradeId());
+            fresh = known == null;
+            if (fresh || e.bustOrderVersion > known.bustOrderVersion) {
+                trades.put(e.fill().tradeId(), e); // a bust mark replaces the trade's INSERT
             }
         } else {
             return;

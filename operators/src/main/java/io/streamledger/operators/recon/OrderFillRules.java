@@ -24,7 +24,8 @@ import java.util.function.LongPredicate;
  * </ul>
  *
  * Trades are identified by tradeId (duplicates count once); the filled quantity is the order item's
- * own value at the version, so any version that changes it is judged like a fill.
+ * own value at the version, so any version that changes it is judged like a fill; a busted trade
+ * counts from its order version up to (not including) the version its bust wrote.
  */
 public final class OrderFillRules {
 
@@ -59,7 +60,7 @@ public final class OrderFillRules {
         BigDecimal traded = BigDecimal.ZERO;
         int counted = 0;
         for (ReconEvent t : trades) {
-            if (t.orderVersion >= 1 && t.orderVersion <= o.version()) {
+            if (t.fillCountsAt(o.version())) {
                 traded = traded.add(t.fill().quantity());
                 counted++;
             }

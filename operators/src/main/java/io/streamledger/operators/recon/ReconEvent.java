@@ -45,6 +45,9 @@ public class ReconEvent {
     /** A fill's order version (the version its admission wrote) or an order's version; else 0. */
     public long orderVersion;
 
+    /** For a busted fill: the order version its bust wrote (the fill counts below it); else 0. */
+    public long bustOrderVersion;
+
     public ReconEvent() {}
 
     public static ReconEvent of(String tenant, long eventTimeMillis, FillFact fill) {
@@ -102,6 +105,13 @@ public class ReconEvent {
         e.tenant = Objects.requireNonNull(tenant);
         e.eventTimeMillis = eventTimeMillis;
         return e;
+    }
+
+    /** True for a fill that counts towards its order's filled quantity at {@code version}. */
+    public boolean fillCountsAt(long version) {
+        return orderVersion >= 1
+                && orderVersion <= version
+                && (bustOrderVersion == 0 || version < bustOrderVersion);
     }
 
     /** The fill; only for {@link Kind#FILL}. */

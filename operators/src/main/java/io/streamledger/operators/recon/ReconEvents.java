@@ -16,11 +16,11 @@ import javax.annotation.Nullable;
 
 /**
  * Maps change records and exported items to reconciliation inputs (AP14): Execution trade items
- * (IDX04) → FILL; Ledger postings written by the posting job (IDX10 with a {@code role}) → POSTING;
- * Ledger securities authorities (IDX11 AUTH#SEC#) → AUTHORITY; Orders order items (IDX01) → ORDER.
- * Removals and everything else are skipped; an unreadable item is an {@link
- * IllegalArgumentException} (dead-lettered by the source). The item mappers are the ones both the
- * streaming job and {@code reconcile --from-export} use.
+ * (IDX04) → FILL (its INSERT, and the MODIFY that marks its bust); Ledger postings written by the
+ * posting job (IDX10 with a {@code role}) → POSTING; Ledger securities authorities (IDX11
+ * AUTH#SEC#) → AUTHORITY; Orders order items (IDX01) → ORDER. Removals and everything else are
+ * skipped; an unreadable item is an {@link IllegalArgumentException} (dead-lettered by the source).
+ * The item mappers are the ones both the streaming job and {@code reconcile --from-export} use.
  */
 public final class ReconEvents {
 
@@ -30,8 +30,12 @@ public final class ReconEvents {
         String sk = c.stringKey(Attr.SK);
         if (sk == null
                 || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix())
-                || c.operation() != Operation.INSERT) {
+                || c.operation() == Operation.REMOVE) {
             return Optional.empty();
+        }
+        if (c.operation() == Operation.MODIFY
+                && (c.newImage() == null || !c.newImage().containsKey(Attr.BUST_ORDER_VERSION))) {
+            return Optional.empty(); // a trade's only later fact is its bust mark
         }
         Map<String, AttributeValue> i = c.newImage();
         if (i == null) {
@@ -64,9 +68,14 @@ public final class ReconEvents {
         String orderId = opt(i, Attr.ORDER_ID);
         long orderVersion =
                 i.containsKey(Attr.ORDER_VERSION) ? num(i, Attr.ORDER_VERSION).longValueExact() : 0;
-        return orderId == null
-                ? ReconEvent.of(str(i, "tenant"), at, fill)
-                : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);
+        ReconEvent e =
+                orderId == null
+                        ? ReconEvent.of(str(i, "tenant"), at, fill)
+                        : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);
+        if (i.containsKey(Attr.BUST_ORDER_VERSION)) {
+            e.bustOrderVersion = num(i, Attr.BUST_ORDER_VERSION).longValueExact();
+        }
+        return e;
     }
 
     /** Orders table changes: every committed version of an order item (IDX01) → ORDER. */

@@ -175,6 +175,46 @@ class OrderFillCheckTest {
                 .contains("\"tradedQuantity\":\"4\"");
     }
 
+    static ReconEvent bustMark(ReconEvent fill, long bustOrderVersion) {
+        ReconEvent e =
+                ReconEvent.of(
+                        fill.tenant,
+                        fill.eventTimeMillis,
+                        fill.fill(),
+                        fill.orderId,
+                        fill.orderVersion);
+        e.bustOrderVersion = bustOrderVersion;
+        return e;
+    }
+
+    @Test
+    void aBustedTradeCountsOnlyBelowTheVersionItsBustWrote() throws Exception {
+        open(null);
+        ReconEvent f1 = fill("o1", "f1", 2, "4", W + 2_000);
+        // the bust mark may overtake the trade's INSERT (Kinesis) and arrives twice
+        send(
+                order("o1", 1, "10", "0", W + 1_000),
+                bustMark(f1, 3),
+                order("o1", 3, "10", "0", W + 3_001),
+                f1,
+                order("o1", 2, "10", "4", W + 2_001),
+                bustMark(f1, 3));
+        h.processWatermark(new Watermark(CLOSING));
+        assertThat(findings()).isEmpty();
+    }
+
+    @Test
+    void aBustWithoutItsMarkIsAMismatchOfTheBustVersion() throws Exception {
+        open(null);
+        send(
+                order("o1", 1, "10", "0", W + 1_000),
+                fill("o1", "f1", 2, "4", W + 2_000),
+                order("o1", 2, "10", "4", W + 2_001),
+                order("o1", 3, "10", "0", W + 3_001));
+        h.processWatermark(new Watermark(CLOSING));
+        assertThat(findings()).containsExactly("FILLED_QUANTITY_MISMATCH:o1:V:3");
+    }
+
     @Test
     void eachSubjectIsJudgedAtItsOwnWindowsClosing() throws Exception {
         open(null);

@@ -69,6 +69,47 @@ class ReconEventsTest {
                 .hasMessageContaining("'currency'");
     }
 
+    private static ChangeRecord modify(String pk, String sk, Map<String, AttributeValue> img) {
+        return new ChangeRecord(
+                "m",
+                Operation.MODIFY,
+                "T",
+                Map.of("PK", new AttributeValue.S(pk), "SK", new AttributeValue.S(sk)),
+                null,
+                img,
+                "2",
+                Instant.parse("2026-11-30T11:00:05Z"),
+                null,
+                null,
+                Transport.DYNAMODB_STREAMS);
+    }
+
+    @Test
+    void aTradesOnlyModifyThatCountsIsItsBustMark() {
+        Map<String, AttributeValue> i = new HashMap<>();
+        i.put("tenant", s("t1"));
+        i.put("tradeId", s("o:f1"));
+        i.put("orderId", s("o"));
+        i.put("orderVersion", n("2"));
+        i.put("account", s("A"));
+        i.put("symbol", s("ACME"));
+        i.put("side", s("BUY"));
+        i.put("quantity", n("10"));
+        i.put("price", n("12.5"));
+        i.put("currency", s("USD"));
+        i.put("executedAt", s("2026-11-30T10:00:00Z"));
+        assertThat(ReconEvents.fromExecution(modify("TEN#t1#ORDER#o", "TRADE#x#o:f1", i)))
+                .isEmpty();
+        i.put("bustOrderVersion", n("4"));
+        ReconEvent mark =
+                ReconEvents.fromExecution(modify("TEN#t1#ORDER#o", "TRADE#x#o:f1", i))
+                        .orElseThrow();
+        assertThat(mark.bustOrderVersion).isEqualTo(4);
+        assertThat(mark.fillCountsAt(3)).isTrue();
+        assertThat(mark.fillCountsAt(4)).isFalse();
+        assertThat(mark.fillCountsAt(1)).isFalse();
+    }
+
     @Test
     void onlyPostingsWithARoleAreTradingLines() {
         Map<String, AttributeValue> i = new HashMap<>();
