@@ -63,7 +63,8 @@ public final class Reshard {
     }
 
     /** The checkpoints of {@code projection} (AP13). */
-    public static Reshard checkpoints(DynamoDbClient ddb, String projectionTable, String projection) {
+    public static Reshard checkpoints(
+            DynamoDbClient ddb, String projectionTable, String projection) {
         return new Reshard(
                 ShardMapStore.checkpoints(ddb, projectionTable),
                 new ShardedItems(ShardedItems.Kind.CHECKPOINTS, projection),
@@ -115,7 +116,11 @@ public final class Reshard {
             }
             if (clock.instant().isAfter(deadline)) {
                 throw new IllegalStateException(
-                        s.map() + " v" + s.previous().shardMapVersion() + " still moving: " + after);
+                        s.map()
+                                + " v"
+                                + s.previous().shardMapVersion()
+                                + " still moving: "
+                                + after);
             }
             before = after;
         }

@@ -103,9 +103,7 @@ public final class ReshardCli implements Runnable {
             TableNaming naming = new TableNaming(prefix);
             return map == MapKind.inbox
                     ? Reshard.inbox(
-                            ddb,
-                            naming.physicalName(Tables.INBOX),
-                            name == null ? "posting" : name)
+                            ddb, naming.physicalName(Tables.INBOX), name == null ? "posting" : name)
                     : Reshard.checkpoints(
                             ddb,
                             naming.physicalName(Tables.PROJECTION),
@@ -130,8 +128,7 @@ public final class ReshardCli implements Runnable {
                 return OK;
             } catch (IllegalStateException
                     | IllegalArgumentException
-                    | software.amazon.awssdk.services.dynamodb.model
-                                    .ConditionalCheckFailedException
+                    | software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException
                             e) {
                 out.flush();
                 PrintWriter err = spec.commandLine().getErr();

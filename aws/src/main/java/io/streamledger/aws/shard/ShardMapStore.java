@@ -16,8 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /**
  * Reads and writes the durable {@link ShardMapState} item ({@code SHARDMAP#map / STATE}) in the
- * table whose keys the map shards (AP09: Inbox, AP13: Projection); every write is a
- * compare-and-set on the item's version, so two operators cannot both advance a reshard.
+ * table whose keys the map shards (AP09: Inbox, AP13: Projection); every write is a compare-and-set
+ * on the item's version, so two operators cannot both advance a reshard.
  *
  * @param ddb client
  * @param table physical table holding the item

@@ -92,9 +92,10 @@ public record ShardedItems(Kind kind, String name) {
                     }
                     out.add(new Found(shard, id, i, placed));
                 }
-                start = r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
-                        ? r.lastEvaluatedKey()
-                        : null;
+                start =
+                        r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                                ? r.lastEvaluatedKey()
+                                : null;
             } while (start != null);
         }
         return out;

@@ -5,6 +5,7 @@ import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.aws.items.OpsAuditItems;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.command.api.PageCursor;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
@@ -35,6 +36,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * conditional write on status and version that appends the audit change; nothing is deleted.
  */
 public final class DeadLetterRepository {
+    /** The metrics tag of its DynamoDB calls: the CS08 dead-letter table. */
+    private static final String AP = "CS08";
 
     /** Largest page. */
     public static final int MAX_PAGE = 100;
@@ -105,7 +108,7 @@ public final class DeadLetterRepository {
                 ":prefix",
                 AttributeValue.fromS(reason == null ? "DL#" : "DL#" + reason.name() + "#"));
         QueryRequest.Builder q =
-                QueryRequest.builder()
+                ApTag.on(QueryRequest.builder(), AP)
                         .tableName(table)
                         .keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
                         .consistentRead(true)
@@ -194,7 +197,7 @@ public final class DeadLetterRepository {
             return audited(tenant, ref, expectedVersion, to, action, actor, note, at, change);
         }
         try {
-            Map<String, AttributeValue> after = ddb.updateItem(change).attributes();
+            Map<String, AttributeValue> after = ddb.updateItem(ApTag.tag(change, AP)).attributes();
             return new Result(Outcome.DONE, DeadLetterItems.view(after));
         } catch (ConditionalCheckFailedException e) {
             Optional<DeadLetterView> now = show(tenant, ref);
@@ -244,7 +247,7 @@ public final class DeadLetterRepository {
                                                 change.expressionAttributeValues())
                                         .build())
                         .build();
-        boolean done = OpsAudit.write(ddb, update, OpsAuditItems.put(auditTable, audit));
+        boolean done = OpsAudit.write(ddb, AP, update, OpsAuditItems.put(auditTable, audit));
         Optional<DeadLetterView> current = show(tenant, ref);
         if (done) {
             return new Result(

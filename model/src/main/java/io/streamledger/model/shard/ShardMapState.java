@@ -115,8 +115,8 @@ public record ShardMapState(
     }
 
     /**
-     * The other version a writer also checks for an existing receipt (the seed's "check the
-     * bounded old/new versions"), or null: only while both maps may hold new receipts.
+     * The other version a writer also checks for an existing receipt (the seed's "check the bounded
+     * old/new versions"), or null: only while both maps may hold new receipts.
      */
     @Nullable
     public ShardMap alsoCheck(ShardMap routed) {
@@ -143,8 +143,8 @@ public record ShardMapState(
     }
 
     /**
-     * Starts a reshard to {@code shardCount} shards: events admitted from {@code watermark} on
-     * take the new version; the watermark must leave every cached reader {@code lead} to see it.
+     * Starts a reshard to {@code shardCount} shards: events admitted from {@code watermark} on take
+     * the new version; the watermark must leave every cached reader {@code lead} to see it.
      */
     public ShardMapState start(int shardCount, Instant watermark, Instant now, Duration lead) {
         requirePhase(Phase.STABLE);

@@ -31,7 +31,9 @@ class ShardMapStateTest {
         assertThat(dual.current()).isEqualTo(v2);
         assertThat(dual.route(T.minusMillis(1))).isEqualTo(ShardMap.INBOX);
         assertThat(dual.route(T)).isEqualTo(v2);
-        assertThat(dual.route(0L)).as("unknown admission time = before any reshard").isEqualTo(ShardMap.INBOX);
+        assertThat(dual.route(0L))
+                .as("unknown admission time = before any reshard")
+                .isEqualTo(ShardMap.INBOX);
         assertThat(dual.alsoCheck(ShardMap.INBOX)).isEqualTo(v2);
         assertThat(dual.alsoCheck(v2)).isEqualTo(ShardMap.INBOX);
         assertThat(dual.readMaps()).containsExactly(v2, ShardMap.INBOX);
@@ -48,7 +50,9 @@ class ShardMapStateTest {
                 InboxKey.forEvent(
                         "posting",
                         "evt-0002",
-                        dual.drained(T.plusSeconds(1), Duration.ofDays(7)).cutOver().route(admitted));
+                        dual.drained(T.plusSeconds(1), Duration.ofDays(7))
+                                .cutOver()
+                                .route(admitted));
         assertThat(retry).isEqualTo(first).isEqualTo(afterCutover);
     }
 
