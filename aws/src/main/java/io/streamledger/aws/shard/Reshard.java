@@ -81,13 +81,22 @@ public final class Reshard {
         return store.load();
     }
 
-    /** What {@link #start} would write, validated, without writing. */
-    public ShardMapState plan(int shardCount, Instant watermark, Duration lead) {
-        return status().start(shardCount, watermark, clock.instant(), lead);
+    /**
+     * What {@link #start} would write, validated, without writing; a null {@code watermark} is now
+     * + 2 x lead, taken after the state is read.
+     */
+    public ShardMapState plan(int shardCount, @Nullable Instant watermark, Duration lead) {
+        ShardMapState s = status();
+        Instant now = clock.instant();
+        return s.start(
+                shardCount,
+                watermark != null ? watermark : now.plus(lead.multipliedBy(2)),
+                now,
+                lead);
     }
 
     /** New events admitted from {@code watermark} on take a new version with N = shardCount. */
-    public ShardMapState start(int shardCount, Instant watermark, Duration lead) {
+    public ShardMapState start(int shardCount, @Nullable Instant watermark, Duration lead) {
         return store.write(plan(shardCount, watermark, lead));
     }
 

@@ -184,13 +184,9 @@ public final class ReshardCli implements Runnable {
 
         @Option(
                 names = "--watermark",
-                description = "admission watermark (ISO-8601 instant; default now + lead)")
+                description = "admission watermark (ISO-8601 instant; default now + 2 x lead)")
         @Nullable
         Instant watermark;
-
-        Instant watermark() {
-            return watermark != null ? watermark : Instant.now().plus(lead).plusSeconds(1);
-        }
     }
 
     @Command(name = "plan", description = "Print the state start would write; write nothing.")
@@ -200,7 +196,7 @@ public final class ReshardCli implements Runnable {
         @Override
         ShardMapState step(Reshard r, PrintWriter out) {
             out.println("plan (not written):");
-            return r.plan(change.shards, change.watermark(), change.lead);
+            return r.plan(change.shards, change.watermark, change.lead);
         }
     }
 
@@ -212,7 +208,7 @@ public final class ReshardCli implements Runnable {
 
         @Override
         ShardMapState step(Reshard r, PrintWriter out) {
-            return r.start(change.shards, change.watermark(), change.lead);
+            return r.start(change.shards, change.watermark, change.lead);
         }
     }
 
