@@ -19,7 +19,11 @@ public final class ShardMapSource implements Supplier<ShardMapState>, Serializab
 
     @Nullable private final DynamoDbClientConfig client;
     private final String table;
-    private final ShardMap seed;
+    // the seed map as plain fields: ShardMap is a model record, not Serializable
+    private final String seedName;
+    private final int seedShards;
+    private final int seedHashVersion;
+    private final int seedVersion;
     private final String ap;
     private final Duration refresh;
     private transient volatile ShardMapCache cache;
@@ -33,7 +37,10 @@ public final class ShardMapSource implements Supplier<ShardMapState>, Serializab
             Duration refresh) {
         this.client = client;
         this.table = table;
-        this.seed = seed;
+        this.seedName = seed.name();
+        this.seedShards = seed.shardCount();
+        this.seedHashVersion = seed.hashVersion();
+        this.seedVersion = seed.shardMapVersion();
         this.ap = ap;
         this.refresh = refresh;
     }
@@ -50,17 +57,21 @@ public final class ShardMapSource implements Supplier<ShardMapState>, Serializab
         return new ShardMapSource(null, "", seed, "AP13", Duration.ofSeconds(1));
     }
 
+    private ShardMap seed() {
+        return new ShardMap(seedName, seedShards, seedHashVersion, seedVersion);
+    }
+
     @Override
     public ShardMapState get() {
         if (client == null) {
-            return ShardMapState.initial(seed);
+            return ShardMapState.initial(seed());
         }
         ShardMapCache c = cache;
         if (c == null) {
             synchronized (this) {
                 if (cache == null) {
                     ddb = client.buildSyncClient();
-                    cache = ShardMapCache.of(new ShardMapStore(ddb, table, seed, ap), refresh);
+                    cache = ShardMapCache.of(new ShardMapStore(ddb, table, seed(), ap), refresh);
                 }
                 c = cache;
             }

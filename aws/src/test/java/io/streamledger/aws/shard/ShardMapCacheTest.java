@@ -71,4 +71,26 @@ class ShardMapCacheTest {
                                         System::nanoTime))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theSourceShipsToATaskByJavaSerialization() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(
+                    ShardMapSource.checkpoints(
+                            io.streamledger.aws.client.DynamoDbClientConfig.local(
+                                    "http://127.0.0.1:1"),
+                            "Projection",
+                            Duration.ofSeconds(5)));
+            out.writeObject(ShardMapSource.fixed(ShardMap.PROJECTION_CHECKPOINTS));
+        }
+        try (java.io.ObjectInputStream in =
+                new java.io.ObjectInputStream(
+                        new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            in.readObject();
+            ShardMapSource fixed = (ShardMapSource) in.readObject();
+            assertThat(fixed.get())
+                    .isEqualTo(ShardMapState.initial(ShardMap.PROJECTION_CHECKPOINTS));
+        }
+    }
 }

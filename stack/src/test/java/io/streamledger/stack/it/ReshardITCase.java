@@ -57,7 +57,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * cutover. Every fill has exactly one receipt under the version its admission time selects, every
  * re-delivery is a counted no-op, client authorities equal an oracle over the distinct fills, and
  * every authority's checkpoint under the new map is at the authority's version with no open gap.
- * Size: {@code -Dstreamledger.it.reshard.fills} (default 240).
+ * Size: {@code -Dstreamledger.it.reshard.fills} (default 150).
  */
 class ReshardITCase {
 
@@ -70,7 +70,7 @@ class ReshardITCase {
                             .setNumberSlotsPerTaskManager(2)
                             .build());
 
-    private static final int FILLS = Integer.getInteger("streamledger.it.reshard.fills", 240);
+    private static final int FILLS = Integer.getInteger("streamledger.it.reshard.fills", 150);
     private static final Duration REFRESH = Duration.ofMillis(200);
     private static final Duration LEAD = Duration.ofSeconds(1); // > 3 x REFRESH
     private static final Duration SETTLE = Duration.ofMillis(1500);
@@ -108,15 +108,16 @@ class ReshardITCase {
         Instant watermark;
         try {
             admit(FILLS / 3, 0);
-            watermark = Instant.now().plus(LEAD).plusMillis(100);
-            assertThat(inbox.start(17, watermark, LEAD).phase())
-                    .isEqualTo(ShardMapState.Phase.DUAL);
-            assertThat(checkpoints.start(11, watermark, LEAD).current().shardCount()).isEqualTo(11);
+            // default watermarks: now + 2 x lead when each step runs
+            ShardMapState dual = inbox.start(17, null, LEAD);
+            assertThat(dual.phase()).isEqualTo(ShardMapState.Phase.DUAL);
+            watermark = dual.watermark();
+            assertThat(checkpoints.start(11, null, LEAD).current().shardCount()).isEqualTo(11);
             // traffic across the watermark, with re-deliveries of both eras
             int rest = FILLS - admitted.size();
             for (int chunk = 0; chunk < 10; chunk++) {
                 admit(rest / 10 + (chunk < rest % 10 ? 1 : 0), 3);
-                Thread.sleep(250);
+                Thread.sleep(400);
             }
             assertThat(Instant.now()).as("traffic outlasted the watermark").isAfter(watermark);
             // drain and cut over while new fills and re-deliveries of old ones keep coming
