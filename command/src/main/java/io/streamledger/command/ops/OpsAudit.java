@@ -10,6 +10,8 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Writes an ops change (AP14/AP15/AP18) and its {@link OpsAuditItems} entry in one
@@ -27,6 +29,21 @@ public final class OpsAudit {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
         return HexFormat.of().formatHex(b);
+    }
+
+    /** A conditional UpdateItem as the update action of a transaction. */
+    public static TransactWriteItem update(UpdateItemRequest change) {
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(change.tableName())
+                                .key(change.key())
+                                .updateExpression(change.updateExpression())
+                                .conditionExpression(change.conditionExpression())
+                                .expressionAttributeNames(change.expressionAttributeNames())
+                                .expressionAttributeValues(change.expressionAttributeValues())
+                                .build())
+                .build();
     }
 
     /**
