@@ -235,12 +235,15 @@ final class StackServices implements AutoCloseable {
         return c;
     }
 
-    /** The reconciliation job's options: Execution and Ledger streams (DynamoDB Streams). */
+    /**
+     * The reconciliation job's options: Execution, Ledger and Orders streams (DynamoDB Streams).
+     */
     Configuration reconConfig() {
         Configuration c = streamsConfig(Tables.LEDGER);
         c.removeConfig(JobOptions.SOURCE_TABLE);
         c.set(ReconOptions.EXECUTION_STREAM_ARN, streamArn(Tables.EXECUTION));
         c.set(ReconOptions.LEDGER_STREAM_ARN, streamArn(Tables.LEDGER));
+        c.set(ReconOptions.ORDERS_STREAM_ARN, streamArn(Tables.ORDERS));
         return c;
     }
 
