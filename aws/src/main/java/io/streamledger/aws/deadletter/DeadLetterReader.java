@@ -1,5 +1,6 @@
 package io.streamledger.aws.deadletter;
 
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.table.Attr;
 import java.util.ArrayList;
@@ -16,6 +17,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * page with a page limit.
  */
 public final class DeadLetterReader {
+    /** The metrics tag of its DynamoDB calls: the CS08 dead-letter table. */
+    private static final String AP = "CS08";
 
     /** Items per page. */
     public static final int PAGE_SIZE = 100;
@@ -33,7 +36,8 @@ public final class DeadLetterReader {
         Map<String, AttributeValue> item =
                 ddb.getItem(
                                 b ->
-                                        b.tableName(table)
+                                        ApTag.on(b, AP)
+                                                .tableName(table)
                                                 .key(
                                                         Map.of(
                                                                 Attr.PK,
@@ -58,7 +62,7 @@ public final class DeadLetterReader {
         Map<String, AttributeValue> start = null;
         for (int page = 0; page < maxPages; page++) {
             QueryRequest.Builder q =
-                    QueryRequest.builder()
+                    ApTag.on(QueryRequest.builder(), AP)
                             .tableName(table)
                             .keyConditionExpression("#pk = :pk")
                             .expressionAttributeNames(Map.of("#pk", Attr.PK))

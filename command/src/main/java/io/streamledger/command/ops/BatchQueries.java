@@ -7,6 +7,7 @@ import io.javalin.Javalin;
 import io.streamledger.aws.items.BatchItems;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.aws.items.BreakView;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.StrictJson;
@@ -31,6 +32,8 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * count and the first page of its breaks (IDX14).
  */
 public final class BatchQueries {
+    /** The metrics tag of its DynamoDB calls: AP14 batches (IDX13). */
+    private static final String AP = "AP14";
 
     public static final int MAX_PAGE = 100;
 
@@ -92,7 +95,8 @@ public final class BatchQueries {
         QueryResponse r =
                 ddb.query(
                         q ->
-                                q.tableName(table)
+                                ApTag.on(q, AP)
+                                        .tableName(table)
                                         .keyConditionExpression(
                                                 "#pk = :pk AND begins_with(#sk, :batch)")
                                         .expressionAttributeNames(
@@ -117,7 +121,7 @@ public final class BatchQueries {
     /** One batch (strong) with the first {@link #MAX_PAGE} of its breaks. */
     public ObjectNode show(String tenant, LocalDate date, String batchId) {
         ReconBatchKey k = new ReconBatchKey(tenant, date, batchId);
-        Map<String, AttributeValue> item = StrongRead.item(ddb, table, k.pk(), k.sk());
+        Map<String, AttributeValue> item = StrongRead.item(ddb, AP, table, k.pk(), k.sk());
         if (item == null) {
             throw ApiException.notFound("no batch " + date + ":" + batchId);
         }
@@ -126,7 +130,8 @@ public final class BatchQueries {
         QueryResponse br =
                 ddb.query(
                         q ->
-                                q.tableName(table)
+                                ApTag.on(q, "AP15")
+                                        .tableName(table)
                                         .keyConditionExpression(
                                                 "#pk = :pk AND begins_with(#sk, :brk)")
                                         .expressionAttributeNames(

@@ -5,6 +5,7 @@ import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.aws.items.OpsAuditItems;
+import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
@@ -27,6 +28,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * conditional write on status and version that appends the audit change; nothing is deleted.
  */
 public final class DeadLetterRepository {
+    /** The metrics tag of its DynamoDB calls: the CS08 dead-letter table. */
+    private static final String AP = "CS08";
 
     /** Largest page. */
     public static final int MAX_PAGE = PartitionPage.MAX_PAGE;
@@ -162,7 +165,7 @@ public final class DeadLetterRepository {
             return audited(tenant, ref, expectedVersion, to, action, actor, note, at, change);
         }
         try {
-            Map<String, AttributeValue> after = ddb.updateItem(change).attributes();
+            Map<String, AttributeValue> after = ddb.updateItem(ApTag.tag(change, AP)).attributes();
             return new Result(Outcome.DONE, DeadLetterItems.view(after));
         } catch (ConditionalCheckFailedException e) {
             Optional<DeadLetterView> now = show(tenant, ref);
@@ -200,7 +203,8 @@ public final class DeadLetterRepository {
                         expectedVersion + 1,
                         note);
         boolean done =
-                OpsAudit.write(ddb, OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
+                OpsAudit.write(
+                        ddb, AP, OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
         Optional<DeadLetterView> current = show(tenant, ref);
         if (done) {
             return new Result(

@@ -240,7 +240,7 @@ public final class LedgerEvidence {
 
     private Map<String, AttributeValue> authority(AuthorityKey a) {
         Map<String, AttributeValue> item =
-                StrongRead.item(ddb, ledgerTable, LedgerItemCodec.key(a));
+                StrongRead.item(ddb, "AP12", ledgerTable, LedgerItemCodec.key(a));
         if (item == null) {
             throw reject("authority " + label(a) + " does not exist");
         }
@@ -266,7 +266,8 @@ public final class LedgerEvidence {
             if (!pk.get(0).equals(tenant)) {
                 throw reject("posting key " + k.pk() + " belongs to another tenant");
             }
-            Map<String, AttributeValue> row = StrongRead.item(ddb, ledgerTable, k.pk(), k.sk());
+            Map<String, AttributeValue> row =
+                    StrongRead.item(ddb, "AP10", ledgerTable, k.pk(), k.sk());
             if (row == null) {
                 throw reject("posting " + k.pk() + " / " + k.sk() + " does not exist");
             }

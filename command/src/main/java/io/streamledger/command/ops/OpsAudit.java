@@ -1,12 +1,14 @@
 package io.streamledger.command.ops;
 
 import io.streamledger.aws.items.OpsAuditItems;
+import io.streamledger.aws.metrics.ApTag;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -45,15 +47,19 @@ public final class OpsAudit {
     }
 
     /**
-     * One transaction of {@code change} (a conditional write) and the audit put.
+     * One transaction of {@code change} (a conditional write) and the audit put, tagged with the
+     * change's {@code ap}.
      *
      * @return false when the change's condition failed (nothing was written)
      * @throws TransactionCanceledException for any other cancellation
      */
     public static boolean write(
-            DynamoDbClient ddb, TransactWriteItem change, TransactWriteItem auditPut) {
+            DynamoDbClient ddb, String ap, TransactWriteItem change, TransactWriteItem auditPut) {
         try {
-            ddb.transactWriteItems(b -> b.transactItems(List.of(change, auditPut)));
+            ddb.transactWriteItems(
+                    ApTag.on(TransactWriteItemsRequest.builder(), ap)
+                            .transactItems(List.of(change, auditPut))
+                            .build());
             return true;
         } catch (TransactionCanceledException e) {
             List<CancellationReason> reasons = e.cancellationReasons();

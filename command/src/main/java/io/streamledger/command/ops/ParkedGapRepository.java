@@ -144,7 +144,8 @@ public final class ParkedGapRepository {
                         v + 1,
                         reason);
         boolean done =
-                OpsAudit.write(ddb, OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
+                OpsAudit.write(
+                        ddb, "AP13", OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
         Optional<ParkedGapItems.View> current = show(tenant, ref);
         if (done) {
             return new Result(

@@ -192,6 +192,15 @@ public final class JobOptions {
                     .defaultValue("portfolio")
                     .withDescription("Projection name in the IDX12 checkpoint key.");
 
+    public static final ConfigOption<Duration> SHARD_MAP_REFRESH =
+            ConfigOptions.key("streamledger.shard-map.refresh")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How often the posting sink and the projection re-read the durable"
+                                    + " inbox/checkpoint shard-map state (AP09/AP13 reshard); a"
+                                    + " reshard's lead must exceed 3 x this.");
+
     // ---- gate (AP09/AP13) ----
 
     public static final ConfigOption<Duration> GATE_DEDUPE_HORIZON =

@@ -164,7 +164,8 @@ public final class PostingJob {
                 conf.get(JobOptions.POSTING_BACKOFF_MAX),
                 conf.get(JobOptions.POSTING_RECEIPT_RETENTION),
                 conf.get(JobOptions.POSTING_MONTH_LIMIT),
-                rejections(conf));
+                rejections(conf),
+                conf.get(JobOptions.SHARD_MAP_REFRESH));
     }
 
     /** Where rejected and quarantined fills go: the dead-letter table and the break table. */

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.projection;
 
+import io.streamledger.aws.shard.ShardMapSource;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.gaps.ParkedGaps;
@@ -33,12 +34,17 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
 
     public DynamoDbProjectionSinks(ReadableConfig conf) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
+        String projectionTable = naming.physicalName(Tables.PROJECTION);
         PortfolioRows r =
                 new PortfolioRows(
                         naming.physicalName(
                                 Tables.PORTFOLIO, conf.get(JobOptions.PORTFOLIO_NAMESPACE_VERSION)),
-                        naming.physicalName(Tables.PROJECTION),
-                        conf.get(JobOptions.PROJECTION_NAME));
+                        projectionTable,
+                        conf.get(JobOptions.PROJECTION_NAME),
+                        ShardMapSource.checkpoints(
+                                JobOptions.dynamoDbClient(conf),
+                                projectionTable,
+                                conf.get(JobOptions.SHARD_MAP_REFRESH)));
         this.rows = r;
         this.viewRowSink =
                 JobOptions.withFlushLimits(

@@ -1,5 +1,6 @@
 package io.streamledger.jobs.projection;
 
+import io.streamledger.aws.shard.ShardMapSource;
 import io.streamledger.model.keys.CheckpointKey;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.projection.ProjectionSchema;
@@ -37,11 +38,26 @@ public final class PortfolioRows implements Serializable {
     private final String portfolioTable;
     private final String projectionTable;
     private final String projectionName;
+    private final ShardMapSource checkpointMaps;
 
     public PortfolioRows(String portfolioTable, String projectionTable, String projectionName) {
+        this(
+                portfolioTable,
+                projectionTable,
+                projectionName,
+                ShardMapSource.fixed(ShardMap.PROJECTION_CHECKPOINTS));
+    }
+
+    /** Rows whose checkpoint keys follow the durable checkpoint shard map (AP13 reshard). */
+    public PortfolioRows(
+            String portfolioTable,
+            String projectionTable,
+            String projectionName,
+            ShardMapSource checkpointMaps) {
         this.portfolioTable = portfolioTable;
         this.projectionTable = projectionTable;
         this.projectionName = projectionName;
+        this.checkpointMaps = checkpointMaps;
     }
 
     /** The IDX07 key of an authority's view row. */
@@ -77,9 +93,12 @@ public final class PortfolioRows implements Serializable {
                 u.getRevision());
     }
 
-    /** The IDX12 checkpoint row of a source key. */
+    /**
+     * The IDX12 checkpoint row of a source key, under the shard-map version its source event time
+     * routes to (so a replayed update keeps its version during a reshard).
+     */
     public VersionedWrite checkpointRow(ProjectionUpdate u) {
-        ShardMap map = ShardMap.PROJECTION_CHECKPOINTS;
+        ShardMap map = checkpointMaps.get().route(u.getEventTimeMillis());
         ShardAssignment shard = map.assign(u.getSourceKey());
         CheckpointKey key = CheckpointKey.forSource(projectionName, u.getSourceKey(), map);
         Map<String, AttributeValue> attrs = new HashMap<>();

@@ -38,6 +38,12 @@ public final class Attr {
     /** Shard-map version stored with every sharded item. */
     public static final String SHARD_MAP_VERSION = "shardMapVersion";
 
+    /**
+     * When the event was admitted (ISO-8601, recorded with the event as its {@code occurredAt}):
+     * stored on AP09 receipts, it picks the event's shard-map version during a reshard.
+     */
+    public static final String ADMITTED_AT = "admittedAt";
+
     /** TTL attribute (epoch seconds): cleanup only, never a lease decision (AP08). */
     public static final String EXPIRES_AT = "expiresAt";
 

@@ -7,6 +7,7 @@ import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.shard.ShardMap;
+import io.streamledger.model.shard.ShardMapState;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,16 +55,28 @@ public record PostingTransactionPlan(
     }
 
     /** One write of the transaction. */
-    public sealed interface Item permits Receipt, Posting, CounterWrite, AuthorityAdd {}
+    public sealed interface Item
+            permits Receipt, Posting, CounterWrite, AuthorityAdd, ReceiptAbsent {}
 
-    /** The AP09 inbox receipt (IDX09), created once. */
+    /**
+     * The AP09 inbox receipt (IDX09), created once, under the shard-map version the event's
+     * recorded admission time routes to.
+     */
     public record Receipt(
             InboxKey key,
             ShardAssignment shard,
             String orderId,
             long orderVersion,
-            long expiresAtEpochSeconds)
+            long expiresAtEpochSeconds,
+            long admittedAtMillis)
             implements Item {}
+
+    /**
+     * While a reshard runs both versions (AP09 "check the bounded old/new versions"): the event's
+     * receipt under the other version must not exist; last in the transaction, its condition
+     * failing also means "already posted".
+     */
+    public record ReceiptAbsent(InboxKey key) implements Item {}
 
     /** One immutable IDX10 posting row, created once. */
     public record Posting(LedgerLine line, int bucket, long sequence) implements Item {}
@@ -137,16 +150,43 @@ public record PostingTransactionPlan(
             Instant recordedAt,
             PostingSizer sizer,
             long monthLimit) {
+        return build(
+                fill,
+                plan,
+                counters,
+                receipts,
+                recordedAt,
+                sizer,
+                monthLimit,
+                ShardMapState.initial(ShardMap.INBOX));
+    }
+
+    /**
+     * Plans the transaction of {@code fill} with its receipt routed by {@code inboxMaps}: the map
+     * its recorded admission time selects, plus an absence check under the other version while both
+     * are live.
+     */
+    public static PostingTransactionPlan build(
+            TradeFill fill,
+            PostingPlan plan,
+            Map<String, PostingSequence.Counter> counters,
+            ReceiptPolicy receipts,
+            Instant recordedAt,
+            PostingSizer sizer,
+            long monthLimit,
+            ShardMapState inboxMaps) {
         long totalBytes = 0;
         YearMonth month = month(plan.effectiveAt());
         List<Item> items = new ArrayList<>();
+        ShardMap routed = inboxMaps.route(fill.getAdmittedAtMillis());
         items.add(
                 new Receipt(
-                        InboxKey.forEvent(receipts.consumer(), fill.getEventId(), ShardMap.INBOX),
-                        ShardMap.INBOX.assign(fill.getEventId()),
+                        InboxKey.forEvent(receipts.consumer(), fill.getEventId(), routed),
+                        routed.assign(fill.getEventId()),
                         fill.getOrderId(),
                         fill.getOrderVersion(),
-                        recordedAt.plus(receipts.retention()).getEpochSecond()));
+                        recordedAt.plus(receipts.retention()).getEpochSecond(),
+                        fill.getAdmittedAtMillis()));
 
         Map<String, List<LedgerLine>> byAccount = new LinkedHashMap<>();
         for (LedgerLine l : plan.lines()) {
@@ -191,6 +231,12 @@ public record PostingTransactionPlan(
                             d.getValue(),
                             settledPending(fill, first)));
         }
+        ShardMap other = inboxMaps.alsoCheck(routed);
+        if (other != null) {
+            items.add(
+                    new ReceiptAbsent(
+                            InboxKey.forEvent(receipts.consumer(), fill.getEventId(), other)));
+        }
         if (items.size() > MAX_TRANSACTION_ITEMS || totalBytes > MAX_TRANSACTION_BYTES) {
             throw new PostingRejectedException(
                     PostingRejectedException.Reason.TRANSACTION_TOO_LARGE,
@@ -203,6 +249,12 @@ public record PostingTransactionPlan(
                             + MAX_TRANSACTION_BYTES);
         }
         return new PostingTransactionPlan(fill, plan, month, recordedAt, items, next);
+    }
+
+    /** True when item {@code index} is the receipt or an absence check of another version. */
+    public boolean isReceiptCheck(int index) {
+        return index == RECEIPT_INDEX
+                || (index < items.size() && items.get(index) instanceof ReceiptAbsent);
     }
 
     /** Index just past the last posting row: items 1 until this are postings. */

@@ -29,6 +29,9 @@ public class TradeFill {
     private long orderVersion;
     private long ingestMillis;
 
+    // when the command service admitted the event (its occurredAt); picks the receipt's map version
+    private long admittedAtMillis;
+
     /** The account's execution sequence (1 for its first fill); 0 on fills stamped before it. */
     private long accountExecSeq;
 
@@ -207,6 +210,15 @@ public class TradeFill {
 
     public void setIngestMillis(long ingestMillis) {
         this.ingestMillis = ingestMillis;
+    }
+
+    /** Admission time recorded with the event (0 = unknown: admitted before it was carried). */
+    public long getAdmittedAtMillis() {
+        return admittedAtMillis;
+    }
+
+    public void setAdmittedAtMillis(long admittedAtMillis) {
+        this.admittedAtMillis = admittedAtMillis;
     }
 
     public long getAccountExecSeq() {

@@ -98,6 +98,7 @@ public final class TradeFills {
                         ? number(p, "orderVersion").longValueExact()
                         : event.aggregateVersion());
         f.setIngestMillis(ingestMillis);
+        f.setAdmittedAtMillis(event.occurredAt().toEpochMilli());
         // absent on events written before the account sequence existed: posted ungated
         if (p.containsKey(Attr.ACCOUNT_EXEC_SEQ)) {
             f.setAccountExecSeq(number(p, Attr.ACCOUNT_EXEC_SEQ).longValueExact());

@@ -2,9 +2,12 @@ package io.streamledger.operators.posting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.keys.InboxKey;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.ledger.RoundingPolicy;
+import io.streamledger.model.shard.ShardMap;
+import io.streamledger.model.shard.ShardMapState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -143,5 +146,44 @@ class PostingTransactionPlanTest {
                 .map(PostingTransactionPlan.Posting::sequence)
                 .sorted()
                 .toList();
+    }
+
+    @Test
+    void duringAReshardTheReceiptFollowsTheRecordedAdmissionTimeAndChecksTheOtherVersion() {
+        Instant watermark = NOW.plusSeconds(60);
+        ShardMapState dual =
+                ShardMapState.initial(ShardMap.INBOX)
+                        .start(17, watermark, NOW, Duration.ofSeconds(30));
+        TradeFill fill = FillPostingRulesTest.fill("BUY", "10", "12.34", "1.00");
+        PostingPlan p = rules.plan(fill);
+        for (long admitted : new long[] {watermark.toEpochMilli() - 1, watermark.toEpochMilli()}) {
+            fill.setAdmittedAtMillis(admitted);
+            PostingTransactionPlan tx =
+                    PostingTransactionPlan.build(
+                            fill, p, empty(), RECEIPTS, NOW, (a, l, e, t) -> 100, 1000, dual);
+            ShardMap routed = dual.route(admitted);
+            PostingTransactionPlan.Receipt r =
+                    (PostingTransactionPlan.Receipt)
+                            tx.items().get(PostingTransactionPlan.RECEIPT_INDEX);
+            assertThat(r.key())
+                    .isEqualTo(InboxKey.forEvent("posting-job", fill.getEventId(), routed));
+            assertThat(r.admittedAtMillis()).isEqualTo(admitted);
+            int last = tx.items().size() - 1;
+            assertThat(tx.items().get(last))
+                    .isEqualTo(
+                            new PostingTransactionPlan.ReceiptAbsent(
+                                    InboxKey.forEvent(
+                                            "posting-job",
+                                            fill.getEventId(),
+                                            dual.alsoCheck(routed))));
+            assertThat(tx.isReceiptCheck(last)).isTrue();
+            assertThat(tx.isReceiptCheck(1)).isFalse();
+        }
+        // stable (no state item): the seed map and no extra check, as before any reshard
+        PostingTransactionPlan stable = plan(empty());
+        assertThat(stable.items())
+                .noneMatch(i -> i instanceof PostingTransactionPlan.ReceiptAbsent);
+        assertThat(((PostingTransactionPlan.Receipt) stable.items().get(0)).key().shardMapVersion())
+                .isEqualTo(1);
     }
 }

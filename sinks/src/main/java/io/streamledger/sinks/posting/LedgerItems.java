@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
@@ -43,7 +44,8 @@ public final class LedgerItems {
             long orderVersion,
             String txnId,
             Instant now,
-            long expiresAtEpochSeconds) {
+            long expiresAtEpochSeconds,
+            long admittedAtMillis) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(Attr.PK, s(key.pk()));
         item.put(Attr.SK, s(key.sk()));
@@ -56,11 +58,30 @@ public final class LedgerItems {
         item.put(LedgerSchema.TXN_ID, s(txnId));
         item.put(R_RECEIVED, s(now.toString()));
         item.put(Attr.EXPIRES_AT, n(expiresAtEpochSeconds));
+        if (admittedAtMillis > 0) { // what routed it: reconciliation re-checks the version
+            item.put(Attr.ADMITTED_AT, s(Instant.ofEpochMilli(admittedAtMillis).toString()));
+        }
         return TransactWriteItem.builder()
                 .put(
                         Put.builder()
                                 .tableName(table)
                                 .item(item)
+                                .conditionExpression("attribute_not_exists(#pk)")
+                                .expressionAttributeNames(Map.of("#pk", Attr.PK))
+                                .build())
+                .build();
+    }
+
+    /**
+     * During a reshard: the event's receipt under the other shard-map version must not exist (AP09
+     * "check the bounded old/new versions"); its failure means "already posted".
+     */
+    public static TransactWriteItem receiptAbsent(String table, InboxKey key) {
+        return TransactWriteItem.builder()
+                .conditionCheck(
+                        ConditionCheck.builder()
+                                .tableName(table)
+                                .key(Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk())))
                                 .conditionExpression("attribute_not_exists(#pk)")
                                 .expressionAttributeNames(Map.of("#pk", Attr.PK))
                                 .build())
@@ -116,7 +137,10 @@ public final class LedgerItems {
                                 r.orderVersion(),
                                 plan.txnId(),
                                 now,
-                                r.expiresAtEpochSeconds()));
+                                r.expiresAtEpochSeconds(),
+                                r.admittedAtMillis()));
+            } else if (item instanceof PostingTransactionPlan.ReceiptAbsent a) {
+                out.add(receiptAbsent(inboxTable, a.key()));
             } else if (item instanceof PostingTransactionPlan.Posting p) {
                 out.add(
                         LedgerItemCodec.postingPut(

@@ -11,10 +11,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
 
 /**
  * What a failed posting transaction means (AP09/AP10), the one seam onto the aws module's error
- * classifier and cancellation codes: the receipt's condition = already posted (duplicate); a
- * posting row's condition = a broken invariant (a row without its receipt); a counter condition =
- * another writer moved it (re-read, retry); throttles, conflicts and 5xx = retry; anything else =
- * fatal.
+ * classifier and cancellation codes: the receipt's condition (or, during a reshard, the other
+ * version's receipt absence check) = already posted (duplicate); a posting row's condition = a
+ * broken invariant (a row without its receipt); a counter condition = another writer moved it
+ * (re-read, retry); throttles, conflicts and 5xx = retry; anything else = fatal.
  */
 public final class PostingErrors {
 
@@ -47,8 +47,11 @@ public final class PostingErrors {
         Throwable t = unwrap(error);
         if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
             List<CancellationReason> reasons = tce.cancellationReasons();
-            if (CancellationCode.conditionFailed(reasons, PostingTransactionPlan.RECEIPT_INDEX)) {
-                return Verdict.DUPLICATE;
+            // the receipt, or during a reshard its absence check under the other version
+            for (int i = 0; i < reasons.size(); i++) {
+                if (tx.isReceiptCheck(i) && CancellationCode.conditionFailed(reasons, i)) {
+                    return Verdict.DUPLICATE;
+                }
             }
             for (int i = 1; i < tx.postingsEnd() && i < reasons.size(); i++) {
                 if (CancellationCode.conditionFailed(reasons, i)) {

@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param receiptRetention receipt TTL (cleanup only)
  * @param monthLimit postings admitted per account-month (PostingSequence)
  * @param rejections where rejected and quarantined fills go (dead letters + breaks)
+ * @param shardMapRefresh how often the inbox shard-map state is re-read (AP09 reshard)
  */
 public record PostingSettings(
         DynamoDbClientConfig client,
@@ -38,7 +39,8 @@ public record PostingSettings(
         Duration backoffMax,
         Duration receiptRetention,
         long monthLimit,
-        PostingRejections rejections)
+        PostingRejections rejections,
+        Duration shardMapRefresh)
         implements Serializable {
 
     public PostingSettings {
@@ -56,5 +58,8 @@ public record PostingSettings(
                             + monthLimit);
         }
         Objects.requireNonNull(rejections, "rejections");
+        if (shardMapRefresh.isNegative() || shardMapRefresh.isZero()) {
+            throw new IllegalArgumentException("shardMapRefresh must be positive");
+        }
     }
 }

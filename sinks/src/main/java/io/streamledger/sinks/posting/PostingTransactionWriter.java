@@ -7,6 +7,8 @@ import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.aws.retry.Retrying;
+import io.streamledger.aws.shard.ShardMapCache;
+import io.streamledger.aws.shard.ShardMapStore;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerSchema;
@@ -87,6 +89,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private final PostingSettings settings;
     private final PostingOutcomeListener listener;
     private final DynamoDbAsyncClient client;
+    // the receipt's shard-map version comes from the durable state, cached (AP09 reshard)
+    private final DynamoDbClient mapClient;
+    private final ShardMapCache inboxMaps;
     private final RetryPolicy backoff;
     private final Map<String, CompletableFuture<Void>> tails = new ConcurrentHashMap<>();
     private final Set<CompletableFuture<Void>> inFlight = ConcurrentHashMap.newKeySet();
@@ -127,6 +132,12 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         this.recorder = FlinkMetricsBackend.recorder(metrics);
         this.client =
                 settings.client().buildAsyncClient(Math.max(8, settings.capacity()), recorder);
+        this.mapClient = settings.client().buildSyncClient(recorder);
+        this.inboxMaps =
+                ShardMapCache.of(
+                        ShardMapStore.inbox(mapClient, settings.inboxTable()),
+                        settings.shardMapRefresh());
+        inboxMaps.current(); // the first read here, not on an SDK thread
         this.backoff =
                 RetryPolicy.halfJitter(
                         settings.maxAttempts(),
@@ -195,6 +206,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     @Override
     public void close() {
         setAside.shutdownNow();
+        inboxMaps.close();
+        mapClient.close();
         client.close();
         if (setAsideClient != null) {
             setAsideClient.close();
@@ -447,7 +460,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                 Instant.now().truncatedTo(ChronoUnit.MILLIS),
                 (p, line, eventId, at) ->
                         LedgerItemCodec.postingBytes(LedgerItems.posting(p, line, eventId, at)),
-                settings.monthLimit());
+                settings.monthLimit(),
+                inboxMaps.current());
     }
 
     /** The SDK items of {@code tx}, in its order. */
