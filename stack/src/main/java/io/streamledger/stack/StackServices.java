@@ -168,13 +168,7 @@ final class StackServices implements AutoCloseable {
 
     /** Every table of the model; creating an existing one is a no-op, so a reused dir works. */
     private void createTables() {
-        for (TableSpec spec : Tables.all()) {
-            String name =
-                    spec == Tables.PORTFOLIO
-                            ? naming.physicalName(spec, 1)
-                            : naming.physicalName(spec);
-            TableProvisioner.create(ddb, spec, name);
-        }
+        TableProvisioner.createModelTables(ddb, naming);
     }
 
     String table(TableSpec spec) {
