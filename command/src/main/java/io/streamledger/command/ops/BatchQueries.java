@@ -175,7 +175,8 @@ public final class BatchQueries {
         return o;
     }
 
-    private static JsonNode json(String s) {
+    /** A stored JSON attribute as JSON (text when it does not parse); null stays null. */
+    static JsonNode json(String s) {
         if (s == null) {
             return StrictJson.MAPPER.nullNode();
         }
@@ -186,7 +187,7 @@ public final class BatchQueries {
         }
     }
 
-    private static LocalDate date(String d) {
+    static LocalDate date(String d) {
         try {
             return LocalDate.parse(d);
         } catch (DateTimeParseException e) {

@@ -18,7 +18,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The finance/orders-ops routes beside the dead letters: AP15 breaks ({@code /v1/ops/breaks}), AP14
- * batches ({@code /v1/ops/recon/batches}) and the AP18 repair queue ({@code /v1/ops/repairs});
+ * batches ({@code /v1/ops/recon/batches}), the AP18 repair queue ({@code /v1/ops/repairs}) and the
+ * ops audit ({@code /v1/ops/audit});
  * authentication, role and tenant checks are the {@link HttpApi} before-handler's.
  */
 public final class OpsApi {
@@ -26,14 +27,24 @@ public final class OpsApi {
     private final @Nullable BreakService breaks;
     private final @Nullable BatchQueries batches;
     private final @Nullable RepairQueue repairs;
+    private final @Nullable AuditQueries audit;
 
     public OpsApi(
             @Nullable BreakService breaks,
             @Nullable BatchQueries batches,
             @Nullable RepairQueue repairs) {
+        this(breaks, batches, repairs, null);
+    }
+
+    public OpsApi(
+            @Nullable BreakService breaks,
+            @Nullable BatchQueries batches,
+            @Nullable RepairQueue repairs,
+            @Nullable AuditQueries audit) {
         this.breaks = breaks;
         this.batches = batches;
         this.repairs = repairs;
+        this.audit = audit;
     }
 
     /** All ops routes over one client and the tables behind {@code naming}. */
@@ -43,7 +54,8 @@ public final class OpsApi {
         return new OpsApi(
                 breakService(ddb, naming, clock),
                 new BatchQueries(ddb, recon),
-                new RepairQueue(ddb, store, recon, clock, RepairQueue.AUDIT_HORIZON));
+                new RepairQueue(ddb, store, recon, clock, RepairQueue.AUDIT_HORIZON),
+                new AuditQueries(ddb, recon));
     }
 
     /** The break service over the Reconciliation and Ledger tables behind {@code naming}. */
@@ -63,6 +75,9 @@ public final class OpsApi {
         }
         if (repairs != null) {
             repairs.register(app);
+        }
+        if (audit != null) {
+            audit.register(app);
         }
     }
 
