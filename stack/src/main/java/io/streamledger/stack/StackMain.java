@@ -193,11 +193,11 @@ public final class StackMain implements Callable<Integer> {
 
     @Option(
             names = "--recon-lateness",
-            defaultValue = "5s",
+            defaultValue = "25s",
             converter = Converters.DurationConverter.class,
             description =
-                    "allowed lateness: a window's batch closes this long after its end"
-                            + " (default: ${DEFAULT-VALUE}; production: 5m)")
+                    "allowed lateness: a window's batch closes this long after its end; must cover"
+                            + " the fill-to-posting lag (default: ${DEFAULT-VALUE}; production: 5m)")
     Duration reconLateness;
 
     @Option(

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.streamledger.aws.items.OpsAuditItems;
-import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.PageCursor;
 import io.streamledger.command.api.StrictJson;
@@ -46,23 +45,13 @@ public final class AuditQueries {
                 "/v1/ops/audit",
                 ctx -> {
                     HttpApi.onlyParams(ctx, Set.of("date", "limit", "cursor", "tenant"));
-                    String d = ctx.queryParam("date");
-                    if (d == null || d.isEmpty()) {
-                        throw ApiException.badRequest(
-                                "MISSING_PARAMETER", "query parameter 'date' is required");
-                    }
-                    Integer limit = HttpApi.limit(ctx);
-                    if (limit != null && (limit < 1 || limit > MAX_PAGE)) {
-                        throw ApiException.badRequest(
-                                "INVALID_FIELD", "limit must be in [1, " + MAX_PAGE + "]");
-                    }
                     HttpApi.writeRead(
                             ctx,
                             list(
                                     HttpApi.tenant(ctx),
-                                    BatchQueries.date(d),
+                                    BatchQueries.requiredDate(ctx),
                                     ctx.queryParam("cursor"),
-                                    limit == null ? DEFAULT_PAGE : limit));
+                                    BatchQueries.pageLimit(ctx, MAX_PAGE, DEFAULT_PAGE)));
                 });
     }
 

@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The finance/orders-ops routes beside the dead letters: AP15 breaks ({@code /v1/ops/breaks}), AP14
  * batches ({@code /v1/ops/recon/batches}), the AP18 repair queue ({@code /v1/ops/repairs}) and the
- * ops audit ({@code /v1/ops/audit});
- * authentication, role and tenant checks are the {@link HttpApi} before-handler's.
+ * ops audit ({@code /v1/ops/audit}); authentication, role and tenant checks are the {@link HttpApi}
+ * before-handler's.
  */
 public final class OpsApi {
 

@@ -132,7 +132,10 @@ class AuditHttpITCase {
                             AUDITOR);
             assertThat(page.status()).as(page.body().toString()).isEqualTo(200);
             page.body().path("items").forEach(seen::add);
-            cursor = page.body().path("cursor").isNull() ? null : page.body().path("cursor").asText();
+            cursor =
+                    page.body().path("cursor").isNull()
+                            ? null
+                            : page.body().path("cursor").asText();
             pages++;
         } while (cursor != null && pages < 10);
         assertThat(seen.stream().map(i -> i.path("at").asText()))

@@ -60,14 +60,7 @@ class PlanNextVersionITCase {
             Namespace v1 = new Namespace(local.naming, "portfolio", 1);
             String projection = local.create(Tables.PROJECTION);
             NamespaceTables.createPortfolioIfAbsent(local.ddb, v1);
-            assertThat(
-                            ProjectionAliasItems.provisionIfAbsent(
-                                    local.ddb,
-                                    projection,
-                                    ProjectionAliasKey.PORTFOLIO,
-                                    1,
-                                    Instant.now()))
-                    .isTrue();
+            assertThat(provisionV1(local, projection)).isTrue();
             AliasCutover aliases = new AliasCutover(local.ddb, projection);
             OptionalInt active = aliases.activeVersion("portfolio");
             assertThat(active).hasValue(1);
@@ -87,15 +80,13 @@ class PlanNextVersionITCase {
             aliases.cutover(proof, 1, proof.digest());
             assertThat(aliases.activeVersion("portfolio")).hasValue(2);
             // provisioning again (a restart) never moves the alias back
-            assertThat(
-                            ProjectionAliasItems.provisionIfAbsent(
-                                    local.ddb,
-                                    projection,
-                                    ProjectionAliasKey.PORTFOLIO,
-                                    1,
-                                    Instant.now()))
-                    .isFalse();
+            assertThat(provisionV1(local, projection)).isFalse();
             assertThat(aliases.activeVersion("portfolio")).hasValue(2);
         }
+    }
+
+    private static boolean provisionV1(LocalDdb local, String projection) {
+        return ProjectionAliasItems.provisionIfAbsent(
+                local.ddb, projection, ProjectionAliasKey.PORTFOLIO, 1, Instant.now());
     }
 }
