@@ -311,6 +311,7 @@ public final class StackMain implements Callable<Integer> {
                             + services.commandUrl()
                             + "/v1/ops/breaks");
 
+            awaitTasksRunning(cluster);
             probe = new FreshnessProbe(services.ddb, services.portfolioTable(), 500);
             generator =
                     new WorkloadGenerator(
@@ -387,6 +388,35 @@ public final class StackMain implements Callable<Integer> {
             // Ctrl-C path: the hook is waiting for us
         }
         return exit;
+    }
+
+    /**
+     * Starts the workload only once every job's tasks run: records admitted before the posting job
+     * reads would be posted long after their reconciliation window, as late records and breaks.
+     */
+    private void awaitTasksRunning(StackCluster cluster) throws InterruptedException {
+        JobMetrics rest = new JobMetrics(cluster.uiUrl());
+        long started = System.nanoTime();
+        long deadline = started + drainTimeout.toNanos();
+        while (System.nanoTime() < deadline && !interrupted.get()) {
+            boolean all = true;
+            for (var id : cluster.jobs().values()) {
+                try {
+                    all &= rest.allTasksRunning(id);
+                } catch (java.io.IOException e) {
+                    all = false; // the REST endpoint is not up yet
+                }
+            }
+            if (all) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  jobs running        after %.1f s; starting the workload%n",
+                        (System.nanoTime() - started) / 1e9);
+                return;
+            }
+            Thread.sleep(250);
+        }
+        System.out.println("  jobs not all running after --drain-timeout; starting the workload");
     }
 
     /** Waits until every admitted fill has its inbox receipt and the view equals the authority. */

@@ -24,7 +24,7 @@ class StackLauncherITCase {
 
     @Test
     void shortWorkloadThenRerunOnTheSameDataDir() throws Exception {
-        JsonNode first = run("--reset", "--duration", "20s");
+        JsonNode first = run("--reset", "--duration", "22s");
         long fills1 = admitted(first, WorkloadGenerator.ROUTE_FILL);
         long deposits1 = admitted(first, WorkloadGenerator.ROUTE_LEDGER);
         assertThat(fills1).isPositive();
@@ -74,7 +74,7 @@ class StackLauncherITCase {
             "--recon-window",
             "2s",
             "--recon-lateness",
-            "8s",
+            "12s",
             "--recon-out-of-orderness",
             "2s",
             "--summary-json",
