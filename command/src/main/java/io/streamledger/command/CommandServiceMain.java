@@ -121,6 +121,13 @@ public final class CommandServiceMain implements Callable<Integer> {
     int leaseSeconds;
 
     @Option(
+            names = "--symbol-shards",
+            description =
+                    "AP06 write sharding of the symbol index (JSON file; see README); default"
+                            + " unsharded")
+    java.nio.file.Path symbolShards;
+
+    @Option(
             names = "--hash-key",
             description = "print the SHA-256 of an API key for the keys file and exit")
     String hashKey;
@@ -144,6 +151,12 @@ public final class CommandServiceMain implements Callable<Integer> {
         }
         ServiceConfig cfg =
                 ServiceConfig.defaults(tablePrefix).withLease(Duration.ofSeconds(leaseSeconds));
+        if (symbolShards != null) {
+            cfg =
+                    cfg.withSymbolSharding(
+                            io.streamledger.model.shard.SymbolSharding.parse(
+                                    java.nio.file.Files.readString(symbolShards)));
+        }
         CommandService service = new CommandService(dynamo, cfg, RetryPolicy.defaults());
         HttpApi http = service.http(auth).observeRequests(metrics::httpRequest).start(bind, port);
         MetricsServer metricsServer =

@@ -473,6 +473,7 @@ public final class HttpApi implements AutoCloseable {
                                 trades.bySymbol(
                                         tenant(ctx),
                                         ctx.pathParam("s"),
+                                        ctx.queryParam("from"),
                                         ctx.queryParam("cursor"),
                                         limit(ctx),
                                         meter(ctx))));

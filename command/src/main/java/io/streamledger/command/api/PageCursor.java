@@ -28,12 +28,33 @@ public final class PageCursor {
         }
         ObjectNode o = StrictJson.MAPPER.createObjectNode();
         lastEvaluatedKey.forEach((k, v) -> o.put(k, v.s()));
+        return token(o);
+    }
+
+    /** The opaque form of a cursor document: unpadded base64url of its JSON. */
+    public static String token(ObjectNode cursor) {
         try {
             return Base64.getUrlEncoder()
                     .withoutPadding()
-                    .encodeToString(StrictJson.MAPPER.writeValueAsBytes(o));
+                    .encodeToString(StrictJson.MAPPER.writeValueAsBytes(cursor));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The cursor document of a token, or 400 {@code INVALID_CURSOR} when it is longer than {@code
+     * maxLength} or not base64url JSON.
+     */
+    public static JsonNode document(String cursor, int maxLength) {
+        if (cursor.length() > maxLength) {
+            throw invalid("is too long");
+        }
+        try {
+            byte[] raw = Base64.getUrlDecoder().decode(cursor);
+            return StrictJson.MAPPER.readTree(new String(raw, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException | java.io.IOException e) {
+            throw invalid("is not a cursor issued by this service");
         }
     }
 
@@ -51,16 +72,7 @@ public final class PageCursor {
         if (cursor == null || cursor.isEmpty()) {
             return null;
         }
-        if (cursor.length() > 2048) {
-            throw invalid("is too long");
-        }
-        JsonNode node;
-        try {
-            byte[] raw = Base64.getUrlDecoder().decode(cursor);
-            node = StrictJson.MAPPER.readTree(new String(raw, StandardCharsets.UTF_8));
-        } catch (IllegalArgumentException | java.io.IOException e) {
-            throw invalid("is not a cursor issued by this service");
-        }
+        JsonNode node = document(cursor, 2048);
         if (node == null || !node.isObject() || node.size() != expectedAttributes.size()) {
             throw invalid("does not have this query's key shape");
         }
@@ -79,7 +91,8 @@ public final class PageCursor {
         return key;
     }
 
-    private static ApiException invalid(String why) {
+    /** 400 {@code INVALID_CURSOR}: "cursor " + why. */
+    public static ApiException invalid(String why) {
         return ApiException.badRequest("INVALID_CURSOR", "cursor " + why);
     }
 }

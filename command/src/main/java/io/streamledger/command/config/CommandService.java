@@ -70,9 +70,10 @@ public final class CommandService {
                         ddb,
                         tables,
                         executor,
-                        new FillReservation(ddb, tables, config.buyingPower()));
+                        new FillReservation(ddb, tables, config.buyingPower()),
+                        config.symbolSharding());
         this.cancels = new CancelService(ddb, tables, executor);
-        this.trades = new TradeQueries(ddb, tables);
+        this.trades = new TradeQueries(ddb, tables, config.symbolSharding());
         this.ledger = new LedgerService(ddb, tables, executor, rules);
         this.balances = new BalanceQueries(ddb, tables, config.clock());
         this.portfolio = new PortfolioQueries(ddb, tables);

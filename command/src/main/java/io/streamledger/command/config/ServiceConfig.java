@@ -3,6 +3,7 @@ package io.streamledger.command.config;
 import io.streamledger.model.ledger.BuyingPowerPolicy;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
+import io.streamledger.model.shard.SymbolSharding;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
@@ -18,6 +19,7 @@ import java.util.Set;
  * @param overdraftExemptPrefixes account-id prefixes allowed a negative available balance
  * @param buyingPower what an order reserves at admission (AP12)
  * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
+ * @param symbolSharding AP06 write sharding of the IDX06 symbol index (unsharded by default)
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -28,7 +30,8 @@ public record ServiceConfig(
         boolean repairIndexOnClaim,
         Set<String> overdraftExemptPrefixes,
         BuyingPowerPolicy buyingPower,
-        long ledgerBucketPostings) {
+        long ledgerBucketPostings,
+        SymbolSharding symbolSharding) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -40,7 +43,8 @@ public record ServiceConfig(
                 true,
                 Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
                 BuyingPowerPolicy.DEFAULT,
-                PostingSequence.MAX_POSTINGS_PER_BUCKET);
+                PostingSequence.MAX_POSTINGS_PER_BUCKET,
+                SymbolSharding.UNSHARDED);
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -53,7 +57,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -66,7 +71,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
@@ -79,7 +85,8 @@ public record ServiceConfig(
                 b,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -92,7 +99,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
@@ -105,7 +113,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 p,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
@@ -118,7 +127,8 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 Set.copyOf(prefixes),
                 buyingPower,
-                ledgerBucketPostings);
+                ledgerBucketPostings,
+                symbolSharding);
     }
 
     public ServiceConfig withLedgerBucketPostings(long n) {
@@ -131,6 +141,21 @@ public record ServiceConfig(
                 repairIndexOnClaim,
                 overdraftExemptPrefixes,
                 buyingPower,
-                n);
+                n,
+                symbolSharding);
+    }
+
+    public ServiceConfig withSymbolSharding(SymbolSharding s) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings,
+                s);
     }
 }

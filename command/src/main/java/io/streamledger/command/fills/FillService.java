@@ -9,7 +9,6 @@ import io.streamledger.command.api.Amounts;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
-import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
@@ -28,6 +27,7 @@ import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.keys.ExecutionSequenceKey;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.money.Quantity;
+import io.streamledger.model.shard.SymbolSharding;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -70,15 +70,21 @@ public final class FillService {
     private final TableNames tables;
     private final IdempotentExecutor executor;
     private final FillReservation reservations;
+    private final SymbolSharding symbolSharding;
     private final RetryPolicy versionBackoff =
             RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public FillService(
-            Ddb ddb, TableNames tables, IdempotentExecutor executor, FillReservation reservations) {
+            Ddb ddb,
+            TableNames tables,
+            IdempotentExecutor executor,
+            FillReservation reservations,
+            SymbolSharding symbolSharding) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
         this.reservations = reservations;
+        this.symbolSharding = symbolSharding;
     }
 
     public IdempotentExecutor.Outcome fill(
@@ -270,7 +276,7 @@ public final class FillService {
                         cmd.executedAt(),
                         newVersion,
                         previousExecSeq + 1);
-        Map<String, AttributeValue> tradeItem = TradeItems.item(trade);
+        Map<String, AttributeValue> tradeItem = TradeItems.item(trade, symbolSharding);
         ObjectNode body = StrictJson.MAPPER.createObjectNode();
         body.set("trade", TradeItems.view(tradeItem));
         ObjectNode o = body.putObject("order");
@@ -310,7 +316,7 @@ public final class FillService {
             long newVersion,
             Instant now,
             FillReservation.Consumption consumption) {
-        String eventId = DeterministicIds.eventId(trade.tradeId(), EVENT_TRADE_EXECUTED, 1);
+        String eventId = trade.eventId();
         Payloads payload = new Payloads();
         return new OutboxEvent(
                 eventId,

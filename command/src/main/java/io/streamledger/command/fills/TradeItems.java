@@ -3,11 +3,13 @@ package io.streamledger.command.fills;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.aws.items.Av;
 import io.streamledger.command.api.StrictJson;
+import io.streamledger.command.config.DeterministicIds;
 import io.streamledger.command.config.Schema;
 import io.streamledger.model.keys.TradeByAccountKey;
 import io.streamledger.model.keys.TradeBySymbolKey;
 import io.streamledger.model.keys.TradeKey;
 import io.streamledger.model.money.Money;
+import io.streamledger.model.shard.SymbolSharding;
 import io.streamledger.model.table.Attr;
 import java.time.Instant;
 import java.util.HashMap;
@@ -55,15 +57,21 @@ public final class TradeItems {
         public String tradeId() {
             return orderId + ":" + fillId;
         }
+
+        /** The id of this trade's TradeExecuted outbox event (AP16), hashed by AP06 sharding. */
+        public String eventId() {
+            return DeterministicIds.eventId(tradeId(), FillService.EVENT_TRADE_EXECUTED, 1);
+        }
     }
 
-    public static Map<String, AttributeValue> item(Trade t) {
+    /** The item, its IDX06 entry placed by the AP06 configuration (unsharded by default). */
+    public static Map<String, AttributeValue> item(Trade t, SymbolSharding sharding) {
         Map<String, AttributeValue> item = new HashMap<>();
         TradeKey key = Schema.trade(t.tenant(), t.orderId(), t.executedAt(), t.tradeId());
         TradeByAccountKey byAccount =
                 Schema.tradeByAccount(t.tenant(), t.accountId(), t.executedAt(), t.tradeId());
-        TradeBySymbolKey bySymbol =
-                Schema.tradeBySymbol(t.tenant(), t.symbol(), t.executedAt(), t.tradeId());
+        SymbolSharding.Placement bySymbol =
+                sharding.place(t.tenant(), t.symbol(), t.executedAt(), t.tradeId(), t.eventId());
         item.put(Schema.PK, Av.s(key.pk()));
         item.put(Schema.SK, Av.s(key.sk()));
         item.put(A_TENANT, Av.s(t.tenant()));
@@ -82,8 +90,13 @@ public final class TradeItems {
         item.put(A_ACCOUNT_EXEC_SEQ, Av.n(t.accountExecSeq()));
         item.put(Schema.GSI1PK, Av.s(byAccount.pk()));
         item.put(Schema.GSI1SK, Av.s(byAccount.sk()));
-        item.put(Schema.GSI2PK, Av.s(bySymbol.pk()));
-        item.put(Schema.GSI2SK, Av.s(bySymbol.sk()));
+        item.put(Schema.GSI2PK, Av.s(bySymbol.key().pk()));
+        item.put(Schema.GSI2SK, Av.s(bySymbol.key().sk()));
+        if (bySymbol.shardMapVersion() > 1) {
+            // the seed's "record the shard version in items": which generation placed the entry
+            item.put(Attr.SHARD_MAP_VERSION, Av.n(bySymbol.shardMapVersion()));
+            item.put(Attr.HASH_VERSION, Av.n(bySymbol.hashVersion()));
+        }
         return item;
     }
 

@@ -12,26 +12,38 @@ import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;
+import io.streamledger.model.keys.KeyOrder;
+import io.streamledger.model.keys.KeyPaths;
+import io.streamledger.model.keys.KeyTime;
+import io.streamledger.model.keys.TradeBySymbolKey;
 import io.streamledger.model.money.AmountException;
 import io.streamledger.model.money.QuantityPolicy;
+import io.streamledger.model.shard.SymbolSharding;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Trade reads: AP04 order trades (IDX04, strong, ascending), AP05 account trades (GSI1/IDX05) and
- * AP06 symbol trades (GSI2/IDX06), eventual and newest first, with an opaque cursor.
+ * AP06 symbol trades (GSI2/IDX06), eventual and newest first, with an opaque cursor; a symbol with
+ * AP06 write sharding configured is read by a fan-out merge with a compound cursor.
  */
 public final class TradeQueries {
 
     private final Ddb ddb;
     private final TableNames tables;
+    private final SymbolSharding sharding;
 
-    public TradeQueries(Ddb ddb, TableNames tables) {
+    public TradeQueries(Ddb ddb, TableNames tables, SymbolSharding sharding) {
         this.ddb = ddb;
         this.tables = tables;
+        this.sharding = sharding;
     }
 
     public ObjectNode byOrder(
@@ -41,6 +53,7 @@ public final class TradeQueries {
                 null,
                 Schema.PK,
                 Schema.orderPk(tenant, orderId),
+                null,
                 false,
                 Set.of(Schema.PK, Schema.SK),
                 true,
@@ -57,6 +70,7 @@ public final class TradeQueries {
                 Schema.TRADES_BY_ACCOUNT_INDEX,
                 Schema.GSI1PK,
                 Schema.tradesOfAccountPk(tenant, accountId),
+                null,
                 false,
                 Set.of(Schema.PK, Schema.SK, Schema.GSI1PK, Schema.GSI1SK),
                 false,
@@ -66,17 +80,32 @@ public final class TradeQueries {
                 meter);
     }
 
+    /**
+     * AP06: newest first, optionally only executions at or after {@code from}. An unsharded symbol
+     * is one Query with today's cursor; a write-sharded one fans out over its partitions.
+     */
     public ObjectNode bySymbol(
-            String tenant, String symbol, String cursor, Integer limit, CapacityMeter meter) {
+            String tenant,
+            String symbol,
+            @Nullable String from,
+            String cursor,
+            Integer limit,
+            CapacityMeter meter) {
         try {
             QuantityPolicy.requireSymbol(symbol);
         } catch (AmountException e) {
             throw ApiException.badRequest("INVALID_SYMBOL", e.getMessage());
         }
+        String fromSk = from == null || from.isEmpty() ? null : sortKeyAt(from(from));
+        SymbolSharding.Plan plan = sharding.plan(symbol);
+        if (plan.generations().size() > 1) {
+            return shardedBySymbol(tenant, symbol, plan, fromSk, cursor, limit, meter);
+        }
         return page(
                 Schema.TRADES_BY_SYMBOL_INDEX,
                 Schema.GSI2PK,
                 Schema.symbolPk(tenant, symbol),
+                fromSk,
                 true,
                 Set.of(Schema.PK, Schema.SK, Schema.GSI2PK, Schema.GSI2SK),
                 false,
@@ -86,10 +115,119 @@ public final class TradeQueries {
                 meter);
     }
 
+    private ObjectNode shardedBySymbol(
+            String tenant,
+            String symbol,
+            SymbolSharding.Plan plan,
+            @Nullable String fromSk,
+            String cursor,
+            Integer limit,
+            CapacityMeter meter) {
+        int size = OrderQueries.pageSize(limit);
+        List<Integer> shards = plan.readShards();
+        SymbolTradeCursor.Binding binding =
+                new SymbolTradeCursor.Binding(tenant, symbol, fromSk, plan.version());
+        SymbolTradeCursor.State state = SymbolTradeCursor.decode(cursor, binding, shards);
+        // no #SHARD# partition holds an execution before the first sharded cutover
+        String shardedFromSk = plan.shardedFrom() == null ? null : sortKeyAt(plan.shardedFrom());
+        String shardFloor =
+                fromSk == null
+                                || (shardedFromSk != null
+                                        && KeyOrder.compare(shardedFromSk, fromSk) > 0)
+                        ? shardedFromSk
+                        : fromSk;
+        SymbolTradeMerge.Page page =
+                SymbolTradeMerge.page(
+                        state.positions(),
+                        state.watermark(),
+                        size,
+                        (shard, start, n) -> {
+                            QueryResponse r =
+                                    ddb.ap("AP06")
+                                            .query(
+                                                    symbolQuery(
+                                                            TradeBySymbolKey.partition(
+                                                                    tenant, symbol, shard),
+                                                            shard == TradeBySymbolKey.UNSHARDED
+                                                                    ? fromSk
+                                                                    : shardFloor,
+                                                            start,
+                                                            n),
+                                                    meter);
+                            return new SymbolTradeMerge.Fetched(
+                                    r.items(),
+                                    r.hasLastEvaluatedKey() ? r.lastEvaluatedKey() : null);
+                        });
+        ObjectNode body = StrictJson.MAPPER.createObjectNode();
+        ArrayNode items = body.putArray("trades");
+        page.items().forEach(item -> items.add(TradeItems.summary(item, true)));
+        String next =
+                SymbolTradeCursor.encode(
+                        binding, new SymbolTradeCursor.State(page.positions(), page.watermark()));
+        if (next != null) {
+            body.put("cursor", next);
+        } else {
+            body.putNull("cursor");
+        }
+        body.put("consistency", "eventual");
+        body.put("shardVersion", plan.version());
+        body.put("partitions", shards.size());
+        return body;
+    }
+
+    private QueryRequest.Builder symbolQuery(
+            String partition,
+            @Nullable String fromSk,
+            @Nullable Map<String, AttributeValue> start,
+            int limit) {
+        QueryRequest.Builder q =
+                QueryRequest.builder()
+                        .tableName(tables.execution())
+                        .indexName(Schema.TRADES_BY_SYMBOL_INDEX)
+                        .scanIndexForward(false)
+                        .limit(limit)
+                        .exclusiveStartKey(start);
+        keyCondition(q, Schema.GSI2PK, partition, Schema.GSI2SK, fromSk);
+        return q;
+    }
+
+    private static void keyCondition(
+            QueryRequest.Builder q,
+            String pkAttr,
+            String pkValue,
+            String skAttr,
+            @Nullable String skFrom) {
+        if (skFrom == null) {
+            q.keyConditionExpression("#pk = :pk")
+                    .expressionAttributeNames(Map.of("#pk", pkAttr))
+                    .expressionAttributeValues(Map.of(":pk", Av.s(pkValue)));
+        } else {
+            q.keyConditionExpression("#pk = :pk AND #sk >= :from")
+                    .expressionAttributeNames(Map.of("#pk", pkAttr, "#sk", skAttr))
+                    .expressionAttributeValues(Map.of(":pk", Av.s(pkValue), ":from", Av.s(skFrom)));
+        }
+    }
+
+    private static Instant from(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD",
+                    "query parameter 'from' must be an ISO-8601 UTC instant, got '" + text + "'");
+        }
+    }
+
+    /** The IDX06 sort-key bound of an instant: {@code TRADE#at}, below every trade at it. */
+    private static String sortKeyAt(Instant at) {
+        return KeyPaths.IDX06_SK.literalPrefix() + KeyTime.format(KeyTime.normalise("from", at));
+    }
+
     private ObjectNode page(
             String index,
             String pkAttr,
             String pkValue,
+            @Nullable String skFrom,
             boolean bySymbol,
             Set<String> keyAttrs,
             boolean ascending,
@@ -102,12 +240,10 @@ public final class TradeQueries {
         QueryRequest.Builder q =
                 QueryRequest.builder()
                         .tableName(tables.execution())
-                        .keyConditionExpression("#pk = :pk")
-                        .expressionAttributeNames(Map.of("#pk", pkAttr))
-                        .expressionAttributeValues(Map.of(":pk", Av.s(pkValue)))
                         .scanIndexForward(ascending)
                         .limit(size)
                         .exclusiveStartKey(start);
+        keyCondition(q, pkAttr, pkValue, Schema.GSI2SK, skFrom);
         if (index != null) {
             q.indexName(index);
         } else {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.local.spi.ApiException;
+import io.streamledger.model.keys.KeyOrder;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -240,40 +241,9 @@ public final class AttributeValues {
         };
     }
 
-    /**
-     * Compares strings by their UTF-8 bytes, which is code point order. UTF-16 order differs only
-     * where a surrogate meets a char at or above U+E000, so the first differing char decides unless
-     * one of the two is a surrogate.
-     */
+    /** Compares strings by their UTF-8 bytes (code point order): the model's {@link KeyOrder}. */
     public static int compareUtf8(String a, String b) {
-        int n = Math.min(a.length(), b.length());
-        for (int i = 0; i < n; i++) {
-            char ca = a.charAt(i);
-            char cb = b.charAt(i);
-            if (ca != cb) {
-                if (!Character.isSurrogate(ca) && !Character.isSurrogate(cb)) {
-                    return Character.compare(ca, cb);
-                }
-                int from = i > 0 && Character.isHighSurrogate(a.charAt(i - 1)) ? i - 1 : i;
-                return compareCodePoints(a, b, from);
-            }
-        }
-        return Integer.compare(a.length(), b.length());
-    }
-
-    private static int compareCodePoints(String a, String b, int from) {
-        int i = from;
-        int j = from;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Integer.compare(a.length() - i, b.length() - j);
+        return KeyOrder.compare(a, b);
     }
 
     /** DynamoDB value equality: sets ignore order, numbers compare by value. */

@@ -139,6 +139,7 @@ public final class CapacityCli implements Runnable {
             List<Violation> violations = new ArrayList<>(ContractVerifier.verify(contract, render));
             // the contract's INDEX rows must also be exactly the key paths the code builds
             violations.addAll(ContractVerifier.crossCheck(contract, KeyPaths.declared()));
+            violations.addAll(ContractVerifier.crossCheckFallbacks(contract, KeyPaths.fallbacks()));
             out.println("# contract checks");
             out.println(
                     "rows: "

@@ -51,4 +51,10 @@ public final class ContractVerifier {
             Contract contract, Collection<DeclaredIndex> declared) {
         return new DeclaredIndexCrossCheck().check(contract, declared);
     }
+
+    /** Configurable alternative key shapes (IDX06 write sharding) against their INDEX rows. */
+    public static List<Violation> crossCheckFallbacks(
+            Contract contract, Collection<DeclaredIndex> fallbacks) {
+        return new DeclaredIndexCrossCheck().checkFallbacks(contract, fallbacks);
+    }
 }

@@ -41,6 +41,38 @@ final class DeclaredIndexCrossCheck {
         return out;
     }
 
+    /**
+     * Each fallback shape names a contract row, keeps its kind, table, SK and APs, and only extends
+     * its PK with a {@code #SHARD#} suffix (seed: {@code PK=SYM#X} into {@code
+     * PK=SYM#X#SHARD#h(eventId)%N}).
+     */
+    List<Violation> checkFallbacks(Contract contract, Collection<DeclaredIndex> fallbacks) {
+        List<Violation> out = new ArrayList<>();
+        for (DeclaredIndex f : fallbacks) {
+            IndexRow row = contract.index(f.id()).orElse(null);
+            if (row == null) {
+                out.add(new Violation(RULE, f.id(), "fallback shape has no contract row"));
+                continue;
+            }
+            same(out, f.id(), "fallback kind", row.kind(), f.kind());
+            same(out, f.id(), "fallback table", row.table(), f.table());
+            same(out, f.id(), "fallback sk", row.sk(), f.sk());
+            same(out, f.id(), "fallback APs", row.accessPatterns(), f.accessPatterns());
+            if (!f.pk().startsWith(row.pk() + "#SHARD#")) {
+                out.add(
+                        new Violation(
+                                RULE,
+                                f.id(),
+                                "fallback pk '"
+                                        + f.pk()
+                                        + "' does not extend '"
+                                        + row.pk()
+                                        + "' with #SHARD#"));
+            }
+        }
+        return out;
+    }
+
     private static void same(
             List<Violation> out, String id, String field, Object contract, Object code) {
         if (!Objects.equals(contract, code)) {

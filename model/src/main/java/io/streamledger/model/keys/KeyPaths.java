@@ -21,6 +21,11 @@ public final class KeyPaths {
     public static final KeyPattern IDX05_SK = KeyPattern.of("TRADE#at#id");
     public static final KeyPattern IDX06_PK = KeyPattern.of("TEN#t#SYM#symbol");
     public static final KeyPattern IDX06_SK = KeyPattern.of("TRADE#at#id");
+
+    /** The seed's AP06 write-sharding fallback of IDX06 (seed "Mode and skew decisions"). */
+    public static final KeyPattern IDX06_PK_SHARDED =
+            KeyPattern.of("TEN#t#SYM#symbol#SHARD#h(eventId)%N");
+
     public static final KeyPattern IDX07_PK = KeyPattern.of("TEN#t#ACCT#a");
     public static final KeyPattern IDX07_SK = KeyPattern.of("POS#symbol");
     public static final KeyPattern IDX08_PK = KeyPattern.of("TEN#t#REQ#key");
@@ -81,7 +86,20 @@ public final class KeyPaths {
                     d("IDX18", "BASE", "Orders", IDX18_PK, IDX18_SK.pattern(), "AP17"),
                     d("IDX19", "GSI1", "Idempotency", IDX19_PK, IDX19_SK.pattern(), "AP18"));
 
+    /**
+     * Alternative shapes of a declared path that configuration can switch on (IDX06's AP06 write
+     * sharding); each must extend its contract row's PK with {@code #SHARD#} and keep the row's
+     * kind, table, SK and APs.
+     */
+    private static final List<DeclaredIndex> FALLBACKS =
+            List.of(d("IDX06", "GSI2", "Execution", IDX06_PK_SHARDED, IDX06_SK.pattern(), "AP06"));
+
     private KeyPaths() {}
+
+    /** The configurable alternative shapes, checked by {@code ContractVerifier.crossCheck}. */
+    public static List<DeclaredIndex> fallbacks() {
+        return FALLBACKS;
+    }
 
     /** All 19 paths in seed order, with kind, table, PK/SK patterns and AP ids. */
     public static List<DeclaredIndex> declared() {

@@ -21,6 +21,27 @@ class CodeMatchesContractTest {
     }
 
     @Test
+    void theIdx06WriteShardingShapeExtendsItsContractRow() {
+        assertThat(
+                        ContractVerifier.crossCheckFallbacks(
+                                ContractResources.contract(), KeyPaths.fallbacks()))
+                .isEmpty();
+        DeclaredIndex drifted =
+                new DeclaredIndex(
+                        "IDX06",
+                        "GSI2",
+                        "Execution",
+                        "TEN#t#SYMBOL#symbol#SHARD#h(eventId)%N",
+                        "TRADE#at#id",
+                        List.of("AP06"));
+        assertThat(
+                        ContractVerifier.crossCheckFallbacks(
+                                ContractResources.contract(), List.of(drifted)))
+                .extracting(Violation::detail)
+                .anyMatch(d -> d.contains("does not extend"));
+    }
+
+    @Test
     void aContractWhoseIndexRowDriftsFromTheCodeIsCaught() {
         String text = ContractResources.modelText();
         String drifted =
