@@ -13,6 +13,7 @@ import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.table.TableNaming;
 import java.net.URI;
 import java.nio.file.Path;
@@ -121,6 +122,14 @@ public final class CommandServiceMain implements Callable<Integer> {
     int leaseSeconds;
 
     @Option(
+            names = "--house-shards",
+            defaultValue = "" + HouseAccounts.DEFAULT_SHARDS,
+            description =
+                    "the posting job's streamledger.posting.house-shards: where a fill's contra"
+                            + " lines are when a bust or reversal reads them back")
+    int houseShards;
+
+    @Option(
             names = "--symbol-shards",
             description =
                     "AP06 write sharding of the symbol index (JSON file; see README); default"
@@ -150,7 +159,9 @@ public final class CommandServiceMain implements Callable<Integer> {
             TableProvisioner.provisionLiveNamespace(dynamo, new TableNaming(tablePrefix));
         }
         ServiceConfig cfg =
-                ServiceConfig.defaults(tablePrefix).withLease(Duration.ofSeconds(leaseSeconds));
+                ServiceConfig.defaults(tablePrefix)
+                        .withLease(Duration.ofSeconds(leaseSeconds))
+                        .withHouseShards(houseShards);
         if (symbolShards != null) {
             cfg =
                     cfg.withSymbolSharding(

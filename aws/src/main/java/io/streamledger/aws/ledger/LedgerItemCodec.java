@@ -5,6 +5,7 @@ import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.ItemKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.ReservationKey;
+import io.streamledger.model.keys.ReversalKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingRow;
 import io.streamledger.model.ledger.PostingSequence;
@@ -92,6 +93,33 @@ public final class LedgerItemCodec {
                                 .expressionAttributeNames(Map.of("#pk", Attr.PK))
                                 .build())
                 .build();
+    }
+
+    /**
+     * The durable reversal record of {@code key}'s transaction, created once in the reversal's own
+     * transaction: its condition failing means the original is already reversed.
+     *
+     * @param originalSourceId source business id of the original
+     * @param reversalTxnId the reversing transaction
+     * @param kind REVERSAL or BUST
+     */
+    public static TransactWriteItem reversalCreate(
+            String table,
+            ReversalKey key,
+            String originalSourceId,
+            String reversalTxnId,
+            String reversalSourceId,
+            String kind,
+            Instant at) {
+        Map<String, AttributeValue> item = new HashMap<>(key(key));
+        item.put(LedgerSchema.TENANT, Av.s(key.tenant()));
+        item.put(LedgerSchema.TXN_ID, Av.s(key.txnId()));
+        item.put(LedgerSchema.SOURCE_ID, Av.s(originalSourceId));
+        item.put(LedgerSchema.REVERSED_BY, Av.s(reversalTxnId));
+        item.put(LedgerSchema.REVERSAL_SOURCE_ID, Av.s(reversalSourceId));
+        item.put(LedgerSchema.REVERSAL_KIND, Av.s(kind));
+        item.put(LedgerSchema.RECORDED_AT, Av.s(at.toString()));
+        return createOnce(table, item);
     }
 
     /** The counter state of an item, {@link PostingSequence.Counter#EMPTY} when absent. */
@@ -428,29 +456,83 @@ public final class LedgerItemCodec {
             ReservationState to,
             BigDecimal released,
             Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#state", LedgerSchema.RESERVATION_STATE);
-        names.put("#cons", LedgerSchema.CONSUMED);
-        names.put("#rel", LedgerSchema.RELEASED);
-        names.put("#ver", LedgerSchema.VERSION);
-        names.put("#upd", LedgerSchema.UPDATED_AT);
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":to", Av.s(to.name()));
         values.put(":open", Av.s(ReservationState.OPEN.name()));
         values.put(":c", Av.n(consumed));
         values.put(":rel", Av.n(released));
+        return reservationUpdate(
+                table,
+                key,
+                expectedVersion,
+                "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd ADD #cons :c",
+                "#state = :open AND #ver = :v",
+                values,
+                now);
+    }
+
+    /**
+     * Re-opens an order's reservation after one of its fills was busted: {@code consumedBack}
+     * returns from consumed to the hold, what a completion released stays released (the amount
+     * shrinks by it, released goes back to 0), state OPEN, version + 1, conditional on the version
+     * it was read at.
+     */
+    public static TransactWriteItem reservationReopen(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            BigDecimal consumedBack,
+            BigDecimal released,
+            Instant now) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":open", Av.s(ReservationState.OPEN.name()));
+        values.put(":c", Av.n(consumedBack.negate()));
+        values.put(":a", Av.n(released.negate()));
+        values.put(":zero", Av.n(BigDecimal.ZERO));
+        return reservationUpdate(
+                table,
+                key,
+                expectedVersion,
+                "SET #state = :open, #rel = :zero, #ver = :next, #upd = :upd ADD #cons :c, #amt :a",
+                "#ver = :v",
+                values,
+                now);
+    }
+
+    private static final Map<String, String> RESERVATION_NAMES =
+            Map.of(
+                    "#state", LedgerSchema.RESERVATION_STATE,
+                    "#amt", LedgerSchema.AMOUNT,
+                    "#cons", LedgerSchema.CONSUMED,
+                    "#rel", LedgerSchema.RELEASED,
+                    "#ver", LedgerSchema.VERSION,
+                    "#upd", LedgerSchema.UPDATED_AT);
+
+    /** One reservation update at {@code expectedVersion} (→ +1); names cut to those used. */
+    private static TransactWriteItem reservationUpdate(
+            String table,
+            ReservationKey key,
+            long expectedVersion,
+            String update,
+            String condition,
+            Map<String, AttributeValue> amounts,
+            Instant now) {
+        Set<String> used = new HashSet<>();
+        PLACEHOLDER.matcher(update + " " + condition).results().forEach(m -> used.add(m.group()));
+        Map<String, AttributeValue> values = new HashMap<>(amounts);
         values.put(":v", Av.n(expectedVersion));
         values.put(":next", Av.n(expectedVersion + 1));
         values.put(":upd", Av.s(now.toString()));
+        values.keySet().retainAll(used);
+        Map<String, String> names = new HashMap<>(RESERVATION_NAMES);
+        names.keySet().retainAll(used);
         return TransactWriteItem.builder()
                 .update(
                         Update.builder()
                                 .tableName(table)
                                 .key(key(key))
-                                .updateExpression(
-                                        "SET #state = :to, #rel = :rel, #ver = :next, #upd = :upd"
-                                                + " ADD #cons :c")
-                                .conditionExpression("#state = :open AND #ver = :v")
+                                .updateExpression(update)
+                                .conditionExpression(condition)
                                 .expressionAttributeNames(names)
                                 .expressionAttributeValues(values)
                                 .build())

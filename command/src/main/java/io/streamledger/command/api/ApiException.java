@@ -49,6 +49,16 @@ public class ApiException extends RuntimeException {
         return new ApiException(409, code, message);
     }
 
+    /** 503 with Retry-After: 1, for items that kept moving under optimistic rounds. */
+    public static ApiException busy(String code, String message) {
+        return new ApiException(503, code, message, Map.of("Retry-After", "1"));
+    }
+
+    /** 503 ORDER_BUSY: the order kept moving for every optimistic round. */
+    public static ApiException orderBusy(String orderId) {
+        return busy("ORDER_BUSY", "order '" + orderId + "' is being updated concurrently; retry");
+    }
+
     public static ApiException notFound(String message) {
         return new ApiException(404, "NOT_FOUND", message);
     }

@@ -49,7 +49,34 @@ public final class HttpApi implements AutoCloseable {
             io.streamledger.command.portfolio.PortfolioQueries portfolio,
             io.streamledger.command.ops.DeadLetterRepository deadLetters,
             io.streamledger.command.orders.CancelService cancels,
-            io.streamledger.command.ops.OpsApi ops) {
+            io.streamledger.command.ops.OpsApi ops,
+            io.streamledger.command.fills.BustService busts) {
+
+        /** Without the bust route. */
+        public Services(
+                OrderService orders,
+                OrderQueries orderQueries,
+                io.streamledger.command.fills.FillService fills,
+                io.streamledger.command.fills.TradeQueries trades,
+                io.streamledger.command.ledger.LedgerService ledger,
+                io.streamledger.command.ledger.BalanceQueries balances,
+                io.streamledger.command.portfolio.PortfolioQueries portfolio,
+                io.streamledger.command.ops.DeadLetterRepository deadLetters,
+                io.streamledger.command.orders.CancelService cancels,
+                io.streamledger.command.ops.OpsApi ops) {
+            this(
+                    orders,
+                    orderQueries,
+                    fills,
+                    trades,
+                    ledger,
+                    balances,
+                    portfolio,
+                    deadLetters,
+                    cancels,
+                    ops,
+                    null);
+        }
 
         /** Without the cancel route: the ops test fixtures. */
         public Services(
@@ -110,6 +137,7 @@ public final class HttpApi implements AutoCloseable {
         app.get("/health", ctx -> ctx.json(Map.of("status", "UP")));
         registerIfPresent(s.orders(), HttpApi::orderRoutes);
         registerIfPresent(s.cancels(), HttpApi::cancelRoutes);
+        registerIfPresent(s.busts(), HttpApi::bustRoutes);
         registerIfPresent(s.orderQueries(), HttpApi::orderQueryRoutes);
         registerIfPresent(s.fills(), HttpApi::fillRoutes);
         registerIfPresent(s.trades(), HttpApi::tradeRoutes);
@@ -405,6 +433,20 @@ public final class HttpApi implements AutoCloseable {
                 ctx ->
                         writeOutcome(
                                 ctx, cancels.expire(tenant(ctx), ctx.pathParam("id"), meter(ctx))));
+    }
+
+    /** POST /v1/orders/{id}/fills/{fillId}/bust (CS04/CS11: reverse a posted fill). */
+    private static void bustRoutes(Javalin app, io.streamledger.command.fills.BustService busts) {
+        app.post(
+                "/v1/orders/{id}/fills/{fillId}/bust",
+                ctx ->
+                        writeOutcome(
+                                ctx,
+                                busts.bust(
+                                        tenant(ctx),
+                                        ctx.pathParam("id"),
+                                        ctx.pathParam("fillId"),
+                                        meter(ctx))));
     }
 
     /** GET one order and an account's orders (AP01/AP03). */

@@ -8,6 +8,7 @@ import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.command.fills.BustService;
 import io.streamledger.command.fills.FillCommand;
 import io.streamledger.command.fills.FillService;
 import io.streamledger.command.fills.TradeQueries;
@@ -43,6 +44,7 @@ public final class CommandService {
     private final OrderQueries orderQueries;
     private final FillService fills;
     private final CancelService cancels;
+    private final BustService busts;
     private final TradeQueries trades;
     private final LedgerService ledger;
     private final BalanceQueries balances;
@@ -65,16 +67,21 @@ public final class CommandService {
                 new LedgerRules(config.overdraftExemptPrefixes(), config.ledgerBucketPostings());
         this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
         this.orderQueries = new OrderQueries(ddb, tables);
+        FillReservation fillReservation = new FillReservation(ddb, tables, config.buyingPower());
         this.fills =
-                new FillService(
+                new FillService(ddb, tables, executor, fillReservation, config.symbolSharding());
+        this.cancels = new CancelService(ddb, tables, executor);
+        this.trades = new TradeQueries(ddb, tables, config.symbolSharding());
+        this.ledger =
+                new LedgerService(
                         ddb,
                         tables,
                         executor,
-                        new FillReservation(ddb, tables, config.buyingPower()),
-                        config.symbolSharding());
-        this.cancels = new CancelService(ddb, tables, executor);
-        this.trades = new TradeQueries(ddb, tables, config.symbolSharding());
-        this.ledger = new LedgerService(ddb, tables, executor, rules);
+                        rules,
+                        trades,
+                        config.house(),
+                        config.buyingPower().rounding());
+        this.busts = new BustService(ddb, tables, executor, ledger, trades, fillReservation);
         this.balances = new BalanceQueries(ddb, tables, config.clock());
         this.portfolio = new PortfolioQueries(ddb, tables);
     }
@@ -102,6 +109,12 @@ public final class CommandService {
                 }
             case LedgerTxnCommand.OPERATION:
                 return ledger.reattempt(r.tenant(), r.commandJson());
+            case BustService.OPERATION:
+                {
+                    String orderId = c.get("orderId").textValue();
+                    String fillId = c.get("fillId").textValue();
+                    return (claim, m) -> busts.apply(claim, orderId, fillId, null, m);
+                }
             default:
                 return null;
         }
@@ -130,7 +143,8 @@ public final class CommandService {
                                 config.clock(),
                                 tables.naming().physicalName(Tables.RECONCILIATION)),
                         cancels,
-                        opsApi()));
+                        opsApi(),
+                        busts));
     }
 
     /** The breaks, batches and repair-queue routes over this service's tables. */
@@ -169,6 +183,10 @@ public final class CommandService {
 
     public CancelService cancels() {
         return cancels;
+    }
+
+    public BustService busts() {
+        return busts;
     }
 
     public LedgerService ledger() {

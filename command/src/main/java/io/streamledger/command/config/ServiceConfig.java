@@ -1,6 +1,7 @@
 package io.streamledger.command.config;
 
 import io.streamledger.model.ledger.BuyingPowerPolicy;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import io.streamledger.model.shard.SymbolSharding;
@@ -20,6 +21,8 @@ import java.util.Set;
  * @param buyingPower what an order reserves at admission (AP12)
  * @param ledgerBucketPostings postings per AP10 bucket before the ledger route rolls to the next
  * @param symbolSharding AP06 write sharding of the IDX06 symbol index (unsharded by default)
+ * @param house the posting job's house accounts (its {@code house-shards}): where a fill's contra
+ *     lines are when a bust or reversal reads them back
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -31,7 +34,8 @@ public record ServiceConfig(
         Set<String> overdraftExemptPrefixes,
         BuyingPowerPolicy buyingPower,
         long ledgerBucketPostings,
-        SymbolSharding symbolSharding) {
+        SymbolSharding symbolSharding,
+        HouseAccounts house) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -44,7 +48,8 @@ public record ServiceConfig(
                 Set.copyOf(OverdraftExemptions.DEFAULT_PREFIXES),
                 BuyingPowerPolicy.DEFAULT,
                 PostingSequence.MAX_POSTINGS_PER_BUCKET,
-                SymbolSharding.UNSHARDED);
+                SymbolSharding.UNSHARDED,
+                new HouseAccounts(HouseAccounts.DEFAULT_SHARDS));
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -58,7 +63,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -72,7 +78,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
@@ -86,7 +93,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -100,7 +108,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
@@ -114,7 +123,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 p,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
@@ -128,7 +138,8 @@ public record ServiceConfig(
                 Set.copyOf(prefixes),
                 buyingPower,
                 ledgerBucketPostings,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withLedgerBucketPostings(long n) {
@@ -142,7 +153,8 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 n,
-                symbolSharding);
+                symbolSharding,
+                house);
     }
 
     public ServiceConfig withSymbolSharding(SymbolSharding s) {
@@ -156,6 +168,22 @@ public record ServiceConfig(
                 overdraftExemptPrefixes,
                 buyingPower,
                 ledgerBucketPostings,
-                s);
+                s,
+                house);
+    }
+
+    public ServiceConfig withHouseShards(int shards) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings,
+                symbolSharding,
+                new HouseAccounts(shards));
     }
 }

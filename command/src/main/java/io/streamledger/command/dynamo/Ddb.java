@@ -2,7 +2,9 @@ package io.streamledger.command.dynamo;
 
 import io.streamledger.aws.metrics.ApTag;
 import io.streamledger.aws.retry.Retrying;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.awscore.AwsRequest;
@@ -142,5 +144,21 @@ public final class Ddb {
         QueryResponse r = retrying.call(() -> client.query(built));
         meter.add(r.consumedCapacity());
         return r;
+    }
+
+    /** Every page of one Query, in order; for key conditions the caller knows to be small. */
+    public List<Map<String, AttributeValue>> queryAll(
+            QueryRequest.Builder req, CapacityMeter meter) {
+        List<Map<String, AttributeValue>> out = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse r = query(req.exclusiveStartKey(start), meter);
+            out.addAll(r.items());
+            start =
+                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                            ? r.lastEvaluatedKey()
+                            : null;
+        } while (start != null);
+        return out;
     }
 }

@@ -1,6 +1,7 @@
 package io.streamledger.command.dynamo;
 
 import io.streamledger.aws.error.CancellationCode;
+import io.streamledger.aws.update.ConditionalUpdate;
 import io.streamledger.command.config.Schema;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /** Transaction action helpers shared by the admission effects. */
 public final class Tx {
@@ -24,6 +26,14 @@ public final class Tx {
                                 .conditionExpression("attribute_not_exists(#pk)")
                                 .expressionAttributeNames(Map.of("#pk", Schema.PK))
                                 .build())
+                .build();
+    }
+
+    /** A conditional update of one item as a transaction action. */
+    public static TransactWriteItem update(
+            String table, Map<String, AttributeValue> key, ConditionalUpdate update) {
+        return TransactWriteItem.builder()
+                .update(update.applyTo(Update.builder().tableName(table).key(key)).build())
                 .build();
     }
 

@@ -37,7 +37,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * CS04/CS05 fill admission: the trade item (IDX04-06), the order's conditional advance (expected
@@ -128,11 +127,7 @@ public final class FillService {
                 return plan.response();
             }
         }
-        throw new ApiException(
-                503,
-                "ORDER_BUSY",
-                "order '" + cmd.orderId() + "' is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.orderBusy(cmd.orderId());
     }
 
     /** The order as read this round (strongly consistent). */
@@ -176,15 +171,7 @@ public final class FillService {
                 previous == 0
                         ? Condition.notExists(Schema.PK)
                         : Condition.eq(Attr.ACCOUNT_EXEC_SEQ, Av.n(previous)));
-        return TransactWriteItem.builder()
-                .update(
-                        update.build()
-                                .applyTo(
-                                        Update.builder()
-                                                .tableName(tables.orders())
-                                                .key(execSeqKey(tenant, accountId)))
-                                .build())
-                .build();
+        return Tx.update(tables.orders(), execSeqKey(tenant, accountId), update.build());
     }
 
     private OrderSnapshot readOrder(String tenant, String orderId, CapacityMeter meter) {
@@ -432,14 +419,6 @@ public final class FillService {
         }
         update.when(Condition.eq(OrderItems.A_VERSION, Av.n(order.version())))
                 .when(Condition.ge(OrderItems.A_REMAINING, Av.n(fillQty)));
-        return TransactWriteItem.builder()
-                .update(
-                        update.build()
-                                .applyTo(
-                                        Update.builder()
-                                                .tableName(tables.orders())
-                                                .key(OrderItems.key(tenant, order.orderId())))
-                                .build())
-                .build();
+        return Tx.update(tables.orders(), OrderItems.key(tenant, order.orderId()), update.build());
     }
 }

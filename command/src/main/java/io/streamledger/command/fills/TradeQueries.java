@@ -272,4 +272,36 @@ public final class TradeQueries {
         }
         return Schema.TRADES_BY_SYMBOL_INDEX.equals(index) ? "AP06" : "AP05";
     }
+
+    /** One trade of an order by its tradeId (AP04, strong): a Query of the order's fills. */
+    public @javax.annotation.Nullable Map<String, AttributeValue> find(
+            String tenant, String orderId, String tradeId, CapacityMeter meter) {
+        List<Map<String, AttributeValue>> found =
+                ddb.ap("AP04")
+                        .queryAll(
+                                QueryRequest.builder()
+                                        .tableName(tables.execution())
+                                        .keyConditionExpression(
+                                                "#pk = :pk AND begins_with(#sk, :trade)")
+                                        .filterExpression("#tid = :tid")
+                                        .expressionAttributeNames(
+                                                Map.of(
+                                                        "#pk",
+                                                        Schema.PK,
+                                                        "#sk",
+                                                        Schema.SK,
+                                                        "#tid",
+                                                        TradeItems.A_TRADE_ID))
+                                        .expressionAttributeValues(
+                                                Map.of(
+                                                        ":pk",
+                                                        Av.s(Schema.orderPk(tenant, orderId)),
+                                                        ":trade",
+                                                        Av.s(KeyPaths.IDX04_SK.literalPrefix()),
+                                                        ":tid",
+                                                        Av.s(tradeId)))
+                                        .consistentRead(true),
+                                meter);
+        return found.isEmpty() ? null : found.get(0);
+    }
 }

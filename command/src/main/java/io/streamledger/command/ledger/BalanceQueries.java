@@ -13,7 +13,6 @@ import io.streamledger.model.ledger.LedgerSchema;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * GET /v1/accounts/{a}/balances: the AP12 authority items (IDX11), read strongly; the account's
@@ -63,34 +62,24 @@ public final class BalanceQueries {
                 new String[] {
                     LedgerSchema.CASH_AUTHORITY_SK_PREFIX, LedgerSchema.SECURITY_AUTHORITY_SK_PREFIX
                 }) {
-            Map<String, AttributeValue> start = null;
-            do {
-                QueryResponse r =
-                        ddb.query(
-                                QueryRequest.builder()
-                                        .tableName(tables.ledger())
-                                        .keyConditionExpression(
-                                                "#pk = :pk AND begins_with(#sk, :auth)")
-                                        .expressionAttributeNames(
-                                                Map.of("#pk", Schema.PK, "#sk", Schema.SK))
-                                        .expressionAttributeValues(
-                                                Map.of(
-                                                        ":pk",
-                                                        Av.s(Schema.accountPk(tenant, accountId)),
-                                                        ":auth",
-                                                        Av.s(prefix)))
-                                        .consistentRead(true)
-                                        .limit(PAGE)
-                                        .exclusiveStartKey(start),
-                                meter);
-                for (Map<String, AttributeValue> item : r.items()) {
-                    out.add(Authority.from(tenant, item));
-                }
-                start =
-                        r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
-                                ? r.lastEvaluatedKey()
-                                : null;
-            } while (start != null);
+            for (Map<String, AttributeValue> item :
+                    ddb.queryAll(
+                            QueryRequest.builder()
+                                    .tableName(tables.ledger())
+                                    .keyConditionExpression("#pk = :pk AND begins_with(#sk, :auth)")
+                                    .expressionAttributeNames(
+                                            Map.of("#pk", Schema.PK, "#sk", Schema.SK))
+                                    .expressionAttributeValues(
+                                            Map.of(
+                                                    ":pk",
+                                                    Av.s(Schema.accountPk(tenant, accountId)),
+                                                    ":auth",
+                                                    Av.s(prefix)))
+                                    .consistentRead(true)
+                                    .limit(PAGE),
+                            meter)) {
+                out.add(Authority.from(tenant, item));
+            }
         }
         return out;
     }

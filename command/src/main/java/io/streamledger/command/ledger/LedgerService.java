@@ -3,6 +3,7 @@ package io.streamledger.command.ledger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.aws.items.Av;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.command.api.ApiException;
@@ -12,6 +13,8 @@ import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.dynamo.Tx;
+import io.streamledger.command.fills.TradeItems;
+import io.streamledger.command.fills.TradeQueries;
 import io.streamledger.command.idempotency.Claim;
 import io.streamledger.command.idempotency.DurableResponse;
 import io.streamledger.command.idempotency.IdempotencyRecord;
@@ -21,8 +24,11 @@ import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.idempotency.RequestState;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.MonthCounterKey;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.ledger.PostingSequence;
+import io.streamledger.model.ledger.RoundingPolicy;
+import io.streamledger.model.shard.SymbolSharding;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,22 +54,61 @@ public final class LedgerService {
 
     public static final int MAX_VERSION_ROUNDS = 32;
 
-    /** Attribute of the original's AP08 record naming the transaction that reversed it. */
-    public static final String R_REVERSED_BY = "reversedBy";
+    /** Reversal-record kind of a reversal posted by this route. */
+    public static final String KIND_REVERSAL = "REVERSAL";
 
     private final Ddb ddb;
     private final TableNames tables;
     private final IdempotentExecutor executor;
     private final LedgerRules rules;
+    private final LedgerTxnReader reader;
+    private final TradeQueries trades;
+    private final HouseAccounts house;
+    private final RoundingPolicy rounding;
     private final RetryPolicy versionBackoff =
             RetryPolicy.fullJitter(MAX_VERSION_ROUNDS, Duration.ofMillis(4), Duration.ofMillis(50));
 
     public LedgerService(
             Ddb ddb, TableNames tables, IdempotentExecutor executor, LedgerRules rules) {
+        this(
+                ddb,
+                tables,
+                executor,
+                rules,
+                new TradeQueries(ddb, tables, SymbolSharding.UNSHARDED),
+                new HouseAccounts(HouseAccounts.DEFAULT_SHARDS),
+                RoundingPolicy.DEFAULT);
+    }
+
+    /**
+     * @param trades where a fill's trade is read (AP04)
+     * @param house the posting job's house accounts (where a fill's contra lines are)
+     * @param rounding the posting job's fee lines
+     */
+    public LedgerService(
+            Ddb ddb,
+            TableNames tables,
+            IdempotentExecutor executor,
+            LedgerRules rules,
+            TradeQueries trades,
+            HouseAccounts house,
+            RoundingPolicy rounding) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
         this.rules = rules;
+        this.reader = new LedgerTxnReader(ddb, tables);
+        this.trades = trades;
+        this.house = house;
+        this.rounding = rounding;
+    }
+
+    public LedgerRules rules() {
+        return rules;
+    }
+
+    public LedgerTxnReader reader() {
+        return reader;
     }
 
     // ------------------------------------------------------------------ transactions
@@ -72,7 +117,8 @@ public final class LedgerService {
         LedgerTxnCommand cmd = LedgerTxnCommand.parse(Fields.of(body));
         List<PostingLine> postings = cmd.postings();
         if (cmd.reversalOf() != null) {
-            postings = reversedPostings(tenant, cmd.reversalOf(), meter);
+            // located and read before any request record: not found / not yet posted leave none
+            postings = original(tenant, cmd.reversalOf(), cmd.original(), meter).reversed();
         }
         String txnId = LedgerIds.txnId(tenant, cmd.sourceId());
         List<PostingLine> finalPostings = postings;
@@ -109,6 +155,7 @@ public final class LedgerService {
         String sourceId = c.get("sourceId").textValue();
         String description = c.hasNonNull("description") ? c.get("description").textValue() : null;
         String reversalOf = c.hasNonNull("reversalOf") ? c.get("reversalOf").textValue() : null;
+        LedgerTxnReader.Location hint = LedgerTxnCommand.location(c);
         List<PostingLine> postings = new ArrayList<>();
         int line = 1;
         for (JsonNode p : c.path("postings")) {
@@ -126,13 +173,118 @@ public final class LedgerService {
                         sourceId,
                         description,
                         reversalOf,
-                        reversalOf == null ? postings : reversedPostings(tenant, reversalOf, meter),
+                        reversalOf == null
+                                ? postings
+                                : original(tenant, reversalOf, hint, meter).reversed(),
                         null,
                         meter);
     }
 
-    /** The negation of the original's postings, read from its durable AP08 result. */
-    private List<PostingLine> reversedPostings(
+    /**
+     * A transaction as the ledger holds it (AP10, strong reads), found by its txnId.
+     *
+     * @param lines its postings in line order
+     */
+    public record Original(String txnId, String sourceId, List<PostingLine> lines) {
+
+        /** The reversing lines: same line numbers, accounts and assets, negated amounts. */
+        public List<PostingLine> reversed() {
+            List<PostingLine> out = new ArrayList<>();
+            for (PostingLine p : lines) {
+                out.add(new PostingLine(p.line(), p.accountId(), p.asset(), p.amount().negate()));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Finds the original's postings in the ledger: located from its trade (a fill's transaction,
+     * {@code TRADE:<tradeId>}: the trade's account and execution time), from the caller's {@code
+     * hint}, or from its AP08 result while that is retained; the postings themselves are always
+     * read from IDX10 and must be complete.
+     *
+     * @throws ApiException 422 ORIGINAL_NOT_FOUND / ORIGINAL_INCOMPLETE, 409 ORIGINAL_NOT_POSTED (a
+     *     fill the posting job has not posted yet; retryable)
+     */
+    public Original original(
+            String tenant,
+            String originalSource,
+            @Nullable LedgerTxnReader.Location hint,
+            CapacityMeter meter) {
+        String txnId = LedgerIds.txnId(tenant, originalSource);
+        boolean trade = LedgerIds.isTradeSource(originalSource);
+        LedgerTxnReader.Location where =
+                trade ? tradeLocation(tenant, originalSource, meter) : hint;
+        if (where == null) {
+            where = requestLocation(tenant, originalSource, meter);
+        }
+        if (where == null) {
+            throw ApiException.unprocessable(
+                    "ORIGINAL_NOT_FOUND",
+                    "no posted ledger transaction with sourceId '"
+                            + originalSource
+                            + "' is known here; name its 'originalPostedAt' and"
+                            + " 'originalAccounts'");
+        }
+        LedgerTxnReader.Found found = reader.read(tenant, txnId, where, meter);
+        if (found.none() && trade) {
+            throw notPosted(originalSource);
+        }
+        if (found.none()) {
+            throw ApiException.unprocessable(
+                    "ORIGINAL_NOT_FOUND",
+                    "ledger transaction '"
+                            + originalSource
+                            + "' has no postings at "
+                            + where.at()
+                            + " on "
+                            + where.accounts());
+        }
+        if (!found.complete()) {
+            throw ApiException.unprocessable(
+                    "ORIGINAL_INCOMPLETE",
+                    "found "
+                            + found.lines().size()
+                            + " of the "
+                            + found.lineCount()
+                            + " lines of ledger transaction '"
+                            + originalSource
+                            + "' on "
+                            + where.accounts());
+        }
+        return new Original(txnId, originalSource, found.lines());
+    }
+
+    /** 409 ORIGINAL_NOT_POSTED: the fill exists but the posting job has not posted it yet. */
+    public static ApiException notPosted(String originalSource) {
+        return new ApiException(
+                409,
+                "ORIGINAL_NOT_POSTED",
+                "'" + originalSource + "' is admitted but not posted to the ledger yet; retry",
+                Map.of("Retry-After", "1"));
+    }
+
+    /** A fill's transaction: at its execution time on the accounts the posting job uses. */
+    private @Nullable LedgerTxnReader.Location tradeLocation(
+            String tenant, String originalSource, CapacityMeter meter) {
+        String tradeId = LedgerIds.tradeIdOf(originalSource);
+        int colon = tradeId.indexOf(':');
+        Map<String, AttributeValue> t =
+                colon <= 0
+                        ? null
+                        : trades.find(tenant, tradeId.substring(0, colon), tradeId, meter);
+        if (t == null) {
+            throw ApiException.unprocessable(
+                    "ORIGINAL_NOT_FOUND",
+                    "no trade '" + tradeId + "' for '" + originalSource + "'");
+        }
+        return new LedgerTxnReader.Location(
+                Instant.parse(Av.reqStr(t, TradeItems.A_EXECUTED)),
+                house.fillAccounts(Av.reqStr(t, TradeItems.A_ACCOUNT), rounding));
+    }
+
+    /** Location from the original's AP08 result, while it is retained (TTL is cleanup only). */
+    private @Nullable LedgerTxnReader.Location requestLocation(
             String tenant, String originalSource, CapacityMeter meter) {
         Map<String, AttributeValue> raw =
                 ddb.ap("AP08")
@@ -145,34 +297,19 @@ public final class LedgerService {
                 || orig.state() != RequestState.COMPLETED
                 || orig.response() == null
                 || orig.response().status() != 201) {
-            throw ApiException.unprocessable(
-                    "ORIGINAL_NOT_FOUND",
-                    "no posted ledger transaction with sourceId '" + originalSource + "'");
+            return null;
         }
-        if (raw.containsKey(R_REVERSED_BY)) {
-            // checked again by the reversal transaction's condition; this read gives the
-            // precise answer before the overdraft policy would
-            throw alreadyReversed(originalSource);
-        }
-        List<PostingLine> out = new ArrayList<>();
         try {
             JsonNode txn = StrictJson.MAPPER.readTree(orig.response().body()).get("transaction");
+            List<String> accounts = new ArrayList<>();
             for (JsonNode p : txn.get("postings")) {
-                Asset asset =
-                        p.has("currency")
-                                ? new Asset(AuthorityKey.Kind.CASH, p.get("currency").textValue())
-                                : new Asset(AuthorityKey.Kind.SEC, p.get("symbol").textValue());
-                out.add(
-                        new PostingLine(
-                                p.get("line").intValue(),
-                                p.get("accountId").textValue(),
-                                asset,
-                                new BigDecimal(p.get("amount").textValue()).negate()));
+                accounts.add(p.get("accountId").textValue());
             }
+            return new LedgerTxnReader.Location(
+                    Instant.parse(txn.get("recordedAt").textValue()), accounts);
         } catch (JsonProcessingException | RuntimeException e) {
             throw new IllegalStateException("stored ledger result is unreadable", e);
         }
-        return out;
     }
 
     /** A reservation being consumed by this transaction's debit of {@code accountId/asset}. */
@@ -191,6 +328,12 @@ public final class LedgerService {
             @Nullable Consumption consumption,
             CapacityMeter meter) {
         String tenant = claim.tenant();
+        if (reversalOf != null
+                && reader.reversal(tenant, LedgerIds.txnId(tenant, reversalOf), meter) != null) {
+            // the reversal record's condition decides; this read answers before the overdraft
+            // policy would
+            throw alreadyReversed(reversalOf);
+        }
         for (int round = 0; round < MAX_VERSION_ROUNDS; round++) {
             if (round > 0) {
                 versionBackoff.pause(round);
@@ -204,34 +347,43 @@ public final class LedgerService {
                             reversalOf,
                             postings,
                             consumption,
-                            executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS));
-            Map<LedgerTxnPlan.AuthKey, Authority> before = new LinkedHashMap<>();
-            for (LedgerTxnPlan.AuthKey k : txn.deltas().keySet()) {
-                before.put(k, readAuthority(tenant, k.accountId(), k.asset(), meter));
-            }
-            Map<LedgerTxnPlan.AuthKey, Authority> after = LedgerTxnPlan.guard(txn, before, rules);
-            Map<String, PostingSequence.Counter> counters = new LinkedHashMap<>();
-            for (String account : txn.byAccount().keySet()) {
-                counters.put(account, readCounter(tenant, account, txn.month(), meter));
-            }
-            LedgerTxnPlan plan =
-                    LedgerTxnPlan.plan(
-                            txn,
-                            before,
-                            after,
-                            counters,
-                            tables.ledger(),
-                            executor.store().table(),
-                            rules.bucketPostings());
+                            now());
+            LedgerTxnPlan plan = prepare(txn, meter);
             if (write(claim, round, txn, plan, meter)) {
                 return plan.response();
             }
         }
-        throw new ApiException(
-                503,
-                "ACCOUNT_BUSY",
-                "accounts are being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw accountBusy();
+    }
+
+    /** The service clock, at the millisecond precision of keys. */
+    public Instant now() {
+        return executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /** 503 ACCOUNT_BUSY: the authorities kept moving for every round. */
+    public static ApiException accountBusy() {
+        return ApiException.busy("ACCOUNT_BUSY", "accounts are being updated concurrently; retry");
+    }
+
+    /**
+     * One round's read → guard → plan of {@code txn} (no write): the authorities it touches and the
+     * account-month counters, strongly read. A caller that adds writes of its own (a bust) appends
+     * them after {@link LedgerTxnPlan#writes()}.
+     */
+    public LedgerTxnPlan prepare(LedgerTxnPlan.Txn txn, CapacityMeter meter) {
+        String tenant = txn.tenant();
+        Map<LedgerTxnPlan.AuthKey, Authority> before = new LinkedHashMap<>();
+        for (LedgerTxnPlan.AuthKey k : txn.deltas().keySet()) {
+            before.put(k, readAuthority(tenant, k.accountId(), k.asset(), meter));
+        }
+        Map<LedgerTxnPlan.AuthKey, Authority> after = LedgerTxnPlan.guard(txn, before, rules);
+        Map<String, PostingSequence.Counter> counters = new LinkedHashMap<>();
+        for (String account : txn.byAccount().keySet()) {
+            counters.put(account, readCounter(tenant, account, txn.month(), meter));
+        }
+        return LedgerTxnPlan.plan(
+                txn, before, after, counters, tables.ledger(), rules.bucketPostings());
     }
 
     /**
@@ -259,22 +411,28 @@ public final class LedgerService {
             if (plan.markIndex() >= 0 && Tx.conditionFailed(reasons, plan.markIndex())) {
                 throw alreadyReversed(txn.reversalOf());
             }
-            boolean postingClash = false;
-            for (int i = plan.firstPosting(); i < plan.firstPosting() + plan.postings(); i++) {
-                postingClash |= Tx.conditionFailed(reasons, i);
-            }
-            if (postingClash) {
-                throw new IllegalStateException(
-                        "posting of txn "
-                                + claim.effectId()
-                                + " exists but its request is not complete");
-            }
+            requireNoPostingClash(claim, plan, reasons);
             for (int i = 0; i < requestIndex; i++) {
                 if (Tx.conditionFailed(reasons, i)) {
                     return false;
                 }
             }
             throw ex;
+        }
+    }
+
+    /** A posting of this txn already there while its request is open: not a retryable race. */
+    public static void requireNoPostingClash(
+            Claim claim,
+            LedgerTxnPlan plan,
+            List<software.amazon.awssdk.services.dynamodb.model.CancellationReason> reasons) {
+        for (int i = plan.firstPosting(); i < plan.firstPosting() + plan.postings(); i++) {
+            if (Tx.conditionFailed(reasons, i)) {
+                throw new IllegalStateException(
+                        "posting of txn "
+                                + claim.effectId()
+                                + " exists but its request is not complete");
+            }
         }
     }
 
@@ -471,14 +629,10 @@ public final class LedgerService {
                 throw ex;
             }
         }
-        throw new ApiException(
-                503,
-                "ACCOUNT_BUSY",
-                "account is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.busy("ACCOUNT_BUSY", "account is being updated concurrently; retry");
     }
 
-    private static ApiException alreadyReversed(@Nullable String originalSource) {
+    public static ApiException alreadyReversed(@Nullable String originalSource) {
         return ApiException.conflict(
                 "ALREADY_REVERSED",
                 "ledger transaction '" + originalSource + "' has already been reversed");

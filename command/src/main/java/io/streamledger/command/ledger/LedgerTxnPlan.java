@@ -2,15 +2,13 @@ package io.streamledger.command.ledger;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamledger.aws.items.Av;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.idempotency.DurableResponse;
-import io.streamledger.command.idempotency.IdempotencyStore;
-import io.streamledger.command.idempotency.RequestState;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
+import io.streamledger.model.keys.ReversalKey;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.ledger.LedgerLimitExceeded;
 import io.streamledger.model.ledger.LedgerSchema;
@@ -26,7 +24,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * One attempt of an AP10/AP12 ledger transaction (CS11) decided from what was read, without I/O:
@@ -35,13 +32,13 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * back by index.
  *
  * @param writes counters (one per account), postings (line order per account), authorities, the
- *     reversal mark; the request's completion goes after them
+ *     reversal record; a caller's own writes and the request's completion go after them
  * @param response the 201 body of the posted transaction
  * @param firstPosting index of the first posting write
  * @param postings number of posting writes
- * @param markIndex index of the reversal mark, -1 without one
+ * @param markIndex index of the reversal record, -1 without one
  */
-record LedgerTxnPlan(
+public record LedgerTxnPlan(
         List<TransactWriteItem> writes,
         DurableResponse response,
         int firstPosting,
@@ -49,7 +46,13 @@ record LedgerTxnPlan(
         int markIndex) {
 
     /** The authority a posting changes: account + asset (AP12). */
-    record AuthKey(String accountId, Asset asset) {}
+    public record AuthKey(String accountId, Asset asset) {}
+
+    /**
+     * An amount a busted fill puts back on hold on one of the authorities the transaction posts to
+     * (its order's reservation re-opened): reserved rises by it in the same authority write.
+     */
+    public record Rehold(AuthKey key, BigDecimal amount) {}
 
     /**
      * What the transaction posts.
@@ -58,8 +61,9 @@ record LedgerTxnPlan(
      * @param reversalOf sourceId of the transaction it reverses
      * @param consumption the reservation its debit consumes
      * @param now the attempt's time (posting keys, month, recordedAt)
+     * @param rehold what a bust puts back on hold
      */
-    record Txn(
+    public record Txn(
             String tenant,
             String txnId,
             String sourceId,
@@ -67,7 +71,34 @@ record LedgerTxnPlan(
             @Nullable String reversalOf,
             List<PostingLine> postings,
             @Nullable LedgerService.Consumption consumption,
-            Instant now) {
+            Instant now,
+            @Nullable Rehold rehold) {
+
+        public Txn(
+                String tenant,
+                String txnId,
+                String sourceId,
+                @Nullable String description,
+                @Nullable String reversalOf,
+                List<PostingLine> postings,
+                @Nullable LedgerService.Consumption consumption,
+                Instant now) {
+            this(
+                    tenant,
+                    txnId,
+                    sourceId,
+                    description,
+                    reversalOf,
+                    postings,
+                    consumption,
+                    now,
+                    null);
+        }
+
+        /** Kind of the reversal record this transaction writes. */
+        String reversalKind() {
+            return LedgerIds.isBustSource(sourceId) ? "BUST" : LedgerService.KIND_REVERSAL;
+        }
 
         YearMonth month() {
             return LedgerSchema.month(now);
@@ -93,16 +124,22 @@ record LedgerTxnPlan(
     }
 
     /**
-     * Guards: a consumption must match an open reservation; every authority must satisfy the AP12
-     * available-balance policy after the change.
+     * Guards: a consumption must match an open reservation; a rehold must be on an authority the
+     * transaction posts to; every authority must satisfy the AP12 available-balance policy after
+     * the change.
      *
      * @param before every authority the transaction touches, as read
      * @return the authorities after the transaction, in {@link Txn#deltas()} order
      */
-    static Map<AuthKey, Authority> guard(
+    public static Map<AuthKey, Authority> guard(
             Txn txn, Map<AuthKey, Authority> before, LedgerRules rules) {
         Map<AuthKey, Authority> after = new LinkedHashMap<>();
         LedgerService.Consumption consumption = txn.consumption();
+        Rehold rehold = txn.rehold();
+        if (rehold != null && !txn.deltas().containsKey(rehold.key())) {
+            throw new IllegalStateException(
+                    "rehold on an authority the txn does not post: " + rehold);
+        }
         for (Map.Entry<AuthKey, BigDecimal> e : txn.deltas().entrySet()) {
             Authority a = before.get(e.getKey());
             BigDecimal reservedDelta = BigDecimal.ZERO;
@@ -115,6 +152,9 @@ record LedgerTxnPlan(
                     throw LedgerService.reservationNotFound(consumption.reservationId());
                 }
                 reservedDelta = held.negate();
+            }
+            if (rehold != null && rehold.key().equals(e.getKey())) {
+                reservedDelta = reservedDelta.add(rehold.amount());
             }
             Authority next = a.next(e.getValue(), reservedDelta, res);
             rules.requireAvailable(a.accountId(), a.asset(), a.available(), next.available());
@@ -136,16 +176,9 @@ record LedgerTxnPlan(
             Map<AuthKey, Authority> before,
             Map<AuthKey, Authority> after,
             Map<String, PostingSequence.Counter> counters,
-            String ledgerTable,
-            String idempotencyTable) {
+            String ledgerTable) {
         return plan(
-                txn,
-                before,
-                after,
-                counters,
-                ledgerTable,
-                idempotencyTable,
-                PostingSequence.MAX_POSTINGS_PER_BUCKET);
+                txn, before, after, counters, ledgerTable, PostingSequence.MAX_POSTINGS_PER_BUCKET);
     }
 
     /**
@@ -157,7 +190,6 @@ record LedgerTxnPlan(
             Map<AuthKey, Authority> after,
             Map<String, PostingSequence.Counter> counters,
             String ledgerTable,
-            String idempotencyTable,
             long bucketPostings) {
         Map<String, List<PostingLine>> byAccount = txn.byAccount();
         int lineCount = txn.postings().size();
@@ -220,7 +252,16 @@ record LedgerTxnPlan(
         int markIndex = -1;
         if (txn.reversalOf() != null) {
             markIndex = writes.size();
-            writes.add(markReversed(idempotencyTable, txn));
+            writes.add(
+                    LedgerItemCodec.reversalCreate(
+                            ledgerTable,
+                            new ReversalKey(
+                                    txn.tenant(), LedgerIds.txnId(txn.tenant(), txn.reversalOf())),
+                            txn.reversalOf(),
+                            txn.txnId(),
+                            txn.sourceId(),
+                            txn.reversalKind(),
+                            txn.now()));
         }
         return new LedgerTxnPlan(
                 writes,
@@ -282,33 +323,5 @@ record LedgerTxnPlan(
         v.put(p.asset().viewField(), p.asset().code());
         v.put("amount", p.asset().format(p.amount()));
         return v;
-    }
-
-    /** Marks the original's AP08 record as reversed, once (the condition fails a second time). */
-    private static TransactWriteItem markReversed(String idempotencyTable, Txn txn) {
-        return TransactWriteItem.builder()
-                .update(
-                        Update.builder()
-                                .tableName(idempotencyTable)
-                                .key(
-                                        IdempotencyStore.key(
-                                                txn.tenant(), "LEDGER:" + txn.reversalOf()))
-                                .updateExpression("SET #rb = :txn")
-                                .conditionExpression(
-                                        "attribute_not_exists(#rb) AND #state = :completed")
-                                .expressionAttributeNames(
-                                        Map.of(
-                                                "#rb",
-                                                LedgerService.R_REVERSED_BY,
-                                                "#state",
-                                                IdempotencyStore.A_STATE))
-                                .expressionAttributeValues(
-                                        Map.of(
-                                                ":txn",
-                                                Av.s(txn.txnId()),
-                                                ":completed",
-                                                Av.s(RequestState.COMPLETED.name())))
-                                .build())
-                .build();
     }
 }

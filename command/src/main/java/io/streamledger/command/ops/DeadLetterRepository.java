@@ -5,26 +5,18 @@ import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.aws.items.OpsAuditItems;
-import io.streamledger.command.api.PageCursor;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
-import io.streamledger.model.table.Attr;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -37,12 +29,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 public final class DeadLetterRepository {
 
     /** Largest page. */
-    public static final int MAX_PAGE = 100;
+    public static final int MAX_PAGE = PartitionPage.MAX_PAGE;
 
     /** Page size when none is given. */
-    public static final int DEFAULT_PAGE = 50;
-
-    private static final Set<String> CURSOR_ATTRS = Set.of(Attr.PK, Attr.SK);
+    public static final int DEFAULT_PAGE = PartitionPage.DEFAULT_PAGE;
 
     private final DynamoDbClient ddb;
     private final String table;
@@ -93,40 +83,18 @@ public final class DeadLetterRepository {
             @Nullable DeadLetterStatus status,
             @Nullable Integer limit,
             @Nullable String cursor) {
-        int n = limit == null ? DEFAULT_PAGE : limit;
-        if (n < 1 || n > MAX_PAGE) {
-            throw new IllegalArgumentException("limit must be in [1, " + MAX_PAGE + "], got " + n);
-        }
-        String pk = DeadLetterKey.PK.build(tenant, job);
-        Map<String, String> names = new HashMap<>(Map.of("#pk", Attr.PK, "#sk", Attr.SK));
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":pk", AttributeValue.fromS(pk));
-        values.put(
-                ":prefix",
-                AttributeValue.fromS(reason == null ? "DL#" : "DL#" + reason.name() + "#"));
-        QueryRequest.Builder q =
-                QueryRequest.builder()
-                        .tableName(table)
-                        .keyConditionExpression("#pk = :pk AND begins_with(#sk, :prefix)")
-                        .consistentRead(true)
-                        .limit(n);
-        if (status != null) {
-            names.put("#st", DeadLetterItems.A_STATUS);
-            values.put(":st", AttributeValue.fromS(status.name()));
-            q.filterExpression("#st = :st");
-        }
-        Map<String, AttributeValue> start = PageCursor.decode(cursor, CURSOR_ATTRS, Attr.PK, pk);
-        if (start != null) {
-            q.exclusiveStartKey(start);
-        }
-        QueryResponse r =
-                ddb.query(
-                        q.expressionAttributeNames(names)
-                                .expressionAttributeValues(values)
-                                .build());
-        return new Page(
-                r.items().stream().map(DeadLetterItems::view).toList(),
-                r.hasLastEvaluatedKey() ? PageCursor.encode(r.lastEvaluatedKey()) : null);
+        PartitionPage.Page<DeadLetterView> p =
+                PartitionPage.read(
+                        ddb,
+                        table,
+                        DeadLetterKey.PK.build(tenant, job),
+                        reason == null ? "DL#" : "DL#" + reason.name() + "#",
+                        DeadLetterItems.A_STATUS,
+                        status == null ? null : status.name(),
+                        limit,
+                        cursor,
+                        DeadLetterItems::view);
+        return new Page(p.items(), p.cursor());
     }
 
     /** One entry, strongly read. */
@@ -231,20 +199,8 @@ public final class DeadLetterRepository {
                         expectedVersion,
                         expectedVersion + 1,
                         note);
-        TransactWriteItem update =
-                TransactWriteItem.builder()
-                        .update(
-                                Update.builder()
-                                        .tableName(change.tableName())
-                                        .key(change.key())
-                                        .updateExpression(change.updateExpression())
-                                        .conditionExpression(change.conditionExpression())
-                                        .expressionAttributeNames(change.expressionAttributeNames())
-                                        .expressionAttributeValues(
-                                                change.expressionAttributeValues())
-                                        .build())
-                        .build();
-        boolean done = OpsAudit.write(ddb, update, OpsAuditItems.put(auditTable, audit));
+        boolean done =
+                OpsAudit.write(ddb, OpsAudit.update(change), OpsAuditItems.put(auditTable, audit));
         Optional<DeadLetterView> current = show(tenant, ref);
         if (done) {
             return new Result(

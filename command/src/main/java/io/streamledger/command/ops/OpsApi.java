@@ -19,14 +19,16 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The finance/orders-ops routes beside the dead letters: AP15 breaks ({@code /v1/ops/breaks}), AP14
  * batches ({@code /v1/ops/recon/batches}), the AP18 repair queue ({@code /v1/ops/repairs}) and the
- * ops audit ({@code /v1/ops/audit}); authentication, role and tenant checks are the {@link HttpApi}
- * before-handler's.
+ * CS07 parked gaps ({@code /v1/ops/parked-gaps}, {@link ParkedGapRoutes}) and the ops audit ({@code
+ * /v1/ops/audit}, {@link AuditQueries}); authentication, role and tenant checks are the {@link
+ * HttpApi} before-handler's.
  */
 public final class OpsApi {
 
     private final @Nullable BreakService breaks;
     private final @Nullable BatchQueries batches;
     private final @Nullable RepairQueue repairs;
+    private final @Nullable ParkedGapRoutes parkedGaps;
     private final @Nullable AuditQueries audit;
 
     public OpsApi(
@@ -40,10 +42,20 @@ public final class OpsApi {
             @Nullable BreakService breaks,
             @Nullable BatchQueries batches,
             @Nullable RepairQueue repairs,
+            @Nullable ParkedGapRoutes parkedGaps) {
+        this(breaks, batches, repairs, parkedGaps, null);
+    }
+
+    public OpsApi(
+            @Nullable BreakService breaks,
+            @Nullable BatchQueries batches,
+            @Nullable RepairQueue repairs,
+            @Nullable ParkedGapRoutes parkedGaps,
             @Nullable AuditQueries audit) {
         this.breaks = breaks;
         this.batches = batches;
         this.repairs = repairs;
+        this.parkedGaps = parkedGaps;
         this.audit = audit;
     }
 
@@ -55,6 +67,9 @@ public final class OpsApi {
                 breakService(ddb, naming, clock),
                 new BatchQueries(ddb, recon),
                 new RepairQueue(ddb, store, recon, clock, RepairQueue.AUDIT_HORIZON),
+                new ParkedGapRoutes(
+                        new ParkedGapRepository(
+                                ddb, naming.physicalName(Tables.DEAD_LETTER), recon, clock)),
                 new AuditQueries(ddb, recon));
     }
 
@@ -75,6 +90,9 @@ public final class OpsApi {
         }
         if (repairs != null) {
             repairs.register(app);
+        }
+        if (parkedGaps != null) {
+            parkedGaps.register(app);
         }
         if (audit != null) {
             audit.register(app);

@@ -8,6 +8,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Writes an ops change (AP14/AP15/AP18) and its {@link OpsAuditItems} entry in one
@@ -25,6 +27,21 @@ public final class OpsAudit {
         byte[] b = new byte[8];
         RANDOM.nextBytes(b);
         return HexFormat.of().formatHex(b);
+    }
+
+    /** A conditional UpdateItem as the update action of a transaction. */
+    public static TransactWriteItem update(UpdateItemRequest change) {
+        return TransactWriteItem.builder()
+                .update(
+                        Update.builder()
+                                .tableName(change.tableName())
+                                .key(change.key())
+                                .updateExpression(change.updateExpression())
+                                .conditionExpression(change.conditionExpression())
+                                .expressionAttributeNames(change.expressionAttributeNames())
+                                .expressionAttributeValues(change.expressionAttributeValues())
+                                .build())
+                .build();
     }
 
     /**

@@ -38,7 +38,6 @@ import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
  * Order cancellation and expiry (CS04/CS11, AP03/AP08/AP12/AP16): the order's move to CANCELLED or
@@ -247,11 +246,7 @@ public final class CancelService {
                 throw e;
             }
         }
-        throw new ApiException(
-                503,
-                "ORDER_BUSY",
-                "order '" + orderId + "' is being updated concurrently; retry",
-                Map.of("Retry-After", "1"));
+        throw ApiException.orderBusy(orderId);
     }
 
     /** What an OPEN reservation still blocks; null when there is none to close. */
@@ -296,15 +291,7 @@ public final class CancelService {
             // the decision: the service clock has passed the order's immutable expiry (no TTL)
             update.when(Condition.le(OrderItems.A_EXPIRES_AT_MS, Av.n(now.toEpochMilli())));
         }
-        return TransactWriteItem.builder()
-                .update(
-                        update.build()
-                                .applyTo(
-                                        Update.builder()
-                                                .tableName(tables.orders())
-                                                .key(OrderItems.key(tenant, orderId)))
-                                .build())
-                .build();
+        return Tx.update(tables.orders(), OrderItems.key(tenant, orderId), update.build());
     }
 
     private static DurableResponse response(

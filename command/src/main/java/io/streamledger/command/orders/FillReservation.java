@@ -57,6 +57,21 @@ public final class FillReservation {
     }
 
     /**
+     * What a fill costs its order's reservation: SELL its quantity, BUY its rounded consideration +
+     * fee (the posting job's rounding).
+     */
+    public BigDecimal cost(String side, BigDecimal quantity, Money price, Money fee) {
+        if ("SELL".equals(side)) {
+            return quantity;
+        }
+        return policy.rounding()
+                .consideration(price.amount(), quantity, price.currency())
+                .rounded()
+                .amount()
+                .add(fee.amount());
+    }
+
+    /**
      * The reservation's advance, then the reserved authority's update (release + pending), then for
      * a BUY the security authority's pending quantity.
      */
@@ -84,14 +99,7 @@ public final class FillReservation {
         boolean sell = "SELL".equals(side);
         BigDecimal remaining =
                 Av.dec(res, LedgerSchema.AMOUNT).subtract(Av.dec(res, LedgerSchema.CONSUMED));
-        BigDecimal cost =
-                sell
-                        ? quantity
-                        : policy.rounding()
-                                .consideration(price.amount(), quantity, price.currency())
-                                .rounded()
-                                .amount()
-                                .add(fee.amount());
+        BigDecimal cost = cost(side, quantity, price, fee);
         BigDecimal consumed = cost.min(remaining);
         BigDecimal released = completes ? remaining.subtract(consumed) : BigDecimal.ZERO;
         List<TransactWriteItem> out = new ArrayList<>(3);

@@ -50,14 +50,7 @@ class FillAdmissionITCase {
     }
 
     private static String newOrder(String clientOrderId, String account, String qty) {
-        Reply r =
-                f.post(
-                        "/v1/orders",
-                        CommandFixture.KEY_A,
-                        "k-" + clientOrderId,
-                        CommandFixture.order(clientOrderId, account, qty));
-        assertThat(r.status()).as(r.raw()).isEqualTo(201);
-        return r.json().at("/order/orderId").asText();
+        return f.place(clientOrderId, account, qty);
     }
 
     private static String fill(String fillId, String qty, String price) {

@@ -68,12 +68,7 @@ class LedgerTxnPlanTest {
         var after = LedgerTxnPlan.guard(txn, before, RULES);
         LedgerTxnPlan plan =
                 LedgerTxnPlan.plan(
-                        txn,
-                        before,
-                        after,
-                        counters(txn, PostingSequence.Counter.EMPTY),
-                        "Ledger",
-                        "Idempotency");
+                        txn, before, after, counters(txn, PostingSequence.Counter.EMPTY), "Ledger");
         List<TransactWriteItem> w = plan.writes();
         assertThat(w).hasSize(6);
         assertThat(plan.firstPosting()).isEqualTo(2);
@@ -118,8 +113,7 @@ class LedgerTxnPlanTest {
                                         before,
                                         LedgerTxnPlan.guard(txn, before, RULES),
                                         counters(txn, full),
-                                        "Ledger",
-                                        "Idempotency"))
+                                        "Ledger"))
                 .isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(((ApiException) e).status()).isEqualTo(422))
                 .satisfies(
@@ -127,7 +121,7 @@ class LedgerTxnPlanTest {
     }
 
     @Test
-    void aReversalLinksTheOriginalAndMarksItLast() {
+    void aReversalLinksTheOriginalAndWritesItsDurableRecordLast() {
         var txn = txn("pay-0", DEBIT, CREDIT);
         var before = read(txn, "A");
         LedgerTxnPlan plan =
@@ -136,11 +130,17 @@ class LedgerTxnPlanTest {
                         before,
                         LedgerTxnPlan.guard(txn, before, RULES),
                         counters(txn, PostingSequence.Counter.EMPTY),
-                        "Ledger",
-                        "Idempotency");
+                        "Ledger");
         assertThat(plan.markIndex()).isEqualTo(plan.writes().size() - 1);
-        assertThat(plan.writes().get(plan.markIndex()).update().tableName())
-                .isEqualTo("Idempotency");
+        var record = plan.writes().get(plan.markIndex()).put();
+        assertThat(record.tableName()).isEqualTo("Ledger");
+        assertThat(record.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
+        assertThat(record.item().get("PK").s())
+                .isEqualTo("TEN#t1#TXN#" + LedgerIds.txnId("t1", "pay-0"));
+        assertThat(record.item().get("SK").s()).isEqualTo("REVERSAL");
+        assertThat(record.item().get(LedgerSchema.REVERSED_BY).s()).isEqualTo(txn.txnId());
+        assertThat(record.item().get(LedgerSchema.REVERSAL_KIND).s()).isEqualTo("REVERSAL");
+        assertThat(record.item()).doesNotContainKey("expiresAt");
         assertThat(
                         plan.writes()
                                 .get(plan.firstPosting())
@@ -151,5 +151,57 @@ class LedgerTxnPlanTest {
                 .isEqualTo(LedgerIds.txnId("t1", "pay-0"));
         assertThat(plan.response().body())
                 .contains("\"reversalOfTxnId\":\"" + LedgerIds.txnId("t1", "pay-0") + "\"");
+    }
+
+    @Test
+    void aBustPutsWhatTheFillConsumedBackOnHoldInTheSameAuthorityWrite() {
+        String bust = LedgerIds.bustSourceId("o-1:f-1");
+        var back = new PostingLine(1, "A", USD, new BigDecimal("100.00"));
+        var contra = new PostingLine(2, "HOUSE-CLEARING-3", USD, new BigDecimal("-100.00"));
+        var rehold =
+                new LedgerTxnPlan.Rehold(
+                        new LedgerTxnPlan.AuthKey("A", USD), new BigDecimal("100.00"));
+        var txn =
+                new LedgerTxnPlan.Txn(
+                        "t1",
+                        LedgerIds.txnId("t1", bust),
+                        bust,
+                        null,
+                        LedgerIds.tradeSourceId("o-1:f-1"),
+                        List.of(back, contra),
+                        null,
+                        NOW,
+                        rehold);
+        var before = read(txn, "nobody");
+        var after = LedgerTxnPlan.guard(txn, before, RULES);
+        Authority a = after.get(new LedgerTxnPlan.AuthKey("A", USD));
+        assertThat(a.posted()).isEqualByComparingTo("100.00");
+        assertThat(a.reserved()).isEqualByComparingTo("100.00");
+        assertThat(a.available()).isEqualByComparingTo("0.00");
+        LedgerTxnPlan plan =
+                LedgerTxnPlan.plan(
+                        txn, before, after, counters(txn, PostingSequence.Counter.EMPTY), "Ledger");
+        var record = plan.writes().get(plan.markIndex()).put().item();
+        assertThat(record.get(LedgerSchema.REVERSAL_KIND).s()).isEqualTo("BUST");
+        assertThat(record.get(LedgerSchema.TXN_ID).s())
+                .isEqualTo(LedgerIds.tradeTxnId("t1", "o-1:f-1"));
+    }
+
+    @Test
+    void aReholdOnAnAuthorityTheTxnDoesNotPostIsADefect() {
+        var txn =
+                new LedgerTxnPlan.Txn(
+                        "t1",
+                        "t-x",
+                        "BUST:o-1:f-1",
+                        null,
+                        "TRADE:o-1:f-1",
+                        List.of(DEBIT, CREDIT),
+                        null,
+                        NOW,
+                        new LedgerTxnPlan.Rehold(
+                                new LedgerTxnPlan.AuthKey("C", USD), BigDecimal.ONE));
+        assertThatThrownBy(() -> LedgerTxnPlan.guard(txn, read(txn, "A"), RULES))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -58,6 +58,7 @@ class AuditHttpITCase {
                         OpsApi.breakService(stack.ddb, new TableNaming(stack.prefix), clock),
                         null,
                         null,
+                        null,
                         new AuditQueries(stack.ddb, stack.table));
         http =
                 new HttpApi(

@@ -85,15 +85,7 @@ class BuyingPowerITCase {
     }
 
     static JsonNode balance(String account, String asset) {
-        Reply r = f.get("/v1/accounts/" + account + "/balances", CommandFixture.KEY_A);
-        assertThat(r.status()).isEqualTo(200);
-        for (JsonNode b : r.json().get("balances")) {
-            if (asset.equals(b.path("currency").asText(null))
-                    || asset.equals(b.path("symbol").asText(null))) {
-                return b;
-            }
-        }
-        throw new AssertionError("no " + asset + " balance for " + account);
+        return f.balance(account, asset);
     }
 
     static List<Map<String, AttributeValue>> reservations(String account) {
@@ -358,19 +350,7 @@ class BuyingPowerITCase {
     }
 
     static Reply fill(String orderId, String fillId, String qty, String price, String fee) {
-        return f.post(
-                "/v1/orders/" + orderId + "/fills",
-                CommandFixture.KEY_A,
-                null,
-                "{\"fillId\":\""
-                        + fillId
-                        + "\",\"quantity\":\""
-                        + qty
-                        + "\",\"price\":\""
-                        + price
-                        + "\",\"fee\":\""
-                        + fee
-                        + "\",\"executedAt\":\"2026-11-30T10:00:00Z\"}");
+        return f.fill(orderId, fillId, qty, price, fee, "2026-11-30T10:00:00Z");
     }
 
     static Map<String, AttributeValue> reservation(String account, String orderId) {

@@ -48,17 +48,7 @@ class OrderExpiryITCase {
     }
 
     private static Reply fill(String orderId, String fillId, String qty, Instant at) {
-        return f.post(
-                "/v1/orders/" + orderId + "/fills",
-                CommandFixture.KEY_A,
-                null,
-                "{\"fillId\":\""
-                        + fillId
-                        + "\",\"quantity\":\""
-                        + qty
-                        + "\",\"price\":\"100.00\",\"fee\":\"0\",\"executedAt\":\""
-                        + at
-                        + "\"}");
+        return f.fill(orderId, fillId, qty, "100.00", "0", at.toString());
     }
 
     private static Reply expire(String orderId) {

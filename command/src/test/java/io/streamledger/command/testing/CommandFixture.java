@@ -195,6 +195,56 @@ public final class CommandFixture implements AutoCloseable {
                 + "\",\"limitPrice\":\"187.25\",\"currency\":\"USD\"}";
     }
 
+    /** Places tenant A's BUY LIMIT order ({@link #order}); returns its orderId. */
+    public String place(String clientOrderId, String account, String qty) {
+        Reply r =
+                post("/v1/orders", KEY_A, "k-" + clientOrderId, order(clientOrderId, account, qty));
+        if (r.status() != 201) {
+            throw new IllegalStateException("order " + clientOrderId + " refused: " + r.raw());
+        }
+        return r.json().at("/order/orderId").asText();
+    }
+
+    /** A fill of tenant A's order (CS04). */
+    public Reply fill(
+            String orderId,
+            String fillId,
+            String qty,
+            String price,
+            String fee,
+            String executedAt) {
+        return post(
+                "/v1/orders/" + orderId + "/fills",
+                KEY_A,
+                null,
+                "{\"fillId\":\""
+                        + fillId
+                        + "\",\"quantity\":\""
+                        + qty
+                        + "\",\"price\":\""
+                        + price
+                        + "\",\"fee\":\""
+                        + fee
+                        + "\",\"executedAt\":\""
+                        + executedAt
+                        + "\"}");
+    }
+
+    /** Tenant A's AP12 authority of one asset of {@code account} (strong), as the API shows it. */
+    public JsonNode balance(String account, String asset) {
+        Reply r = get("/v1/accounts/" + account + "/balances", KEY_A);
+        if (r.status() != 200) {
+            throw new IllegalStateException("balances of " + account + ": " + r.raw());
+        }
+        for (JsonNode b : r.json().get("balances")) {
+            if (asset.equals(b.path("currency").asText(null))
+                    || asset.equals(b.path("symbol").asText(null))) {
+                return b;
+            }
+        }
+        throw new AssertionError("no " + asset + " balance for " + account + ": " + r.raw());
+    }
+
     @Override
     public void close() {
         http.close();

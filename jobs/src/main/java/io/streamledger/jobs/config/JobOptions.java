@@ -1,6 +1,7 @@
 package io.streamledger.jobs.config;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
@@ -228,14 +229,16 @@ public final class JobOptions {
                     .asList()
                     .defaultValues()
                     .withDescription(
-                            "Tenants whose REPLAY_REQUESTED dead letters the job re-injects (the"
-                                    + " status queue is tenant-first); empty = no replay source.");
+                            "Tenants whose REPLAY_REQUESTED dead letters the job re-injects and"
+                                    + " whose SKIP_REQUESTED parked gaps it applies (the queues are"
+                                    + " tenant-first); empty = no replay or skip source.");
 
     public static final ConfigOption<Duration> REPLAY_POLL_INTERVAL =
             ConfigOptions.key("streamledger.replay.poll-interval")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(5))
-                    .withDescription("How often the replay source polls the status queues.");
+                    .withDescription(
+                            "How often the replay and skip-request sources poll their queues.");
 
     public static final ConfigOption<Integer> GATE_MAX_PARKED =
             ConfigOptions.key("streamledger.gate.max-parked-per-key")
@@ -288,7 +291,7 @@ public final class JobOptions {
     public static final ConfigOption<Integer> POSTING_HOUSE_SHARDS =
             ConfigOptions.key("streamledger.posting.house-shards")
                     .intType()
-                    .defaultValue(64)
+                    .defaultValue(HouseAccounts.DEFAULT_SHARDS)
                     .withDescription(
                             "House (clearing/fee) accounts are split into this many sub-accounts"
                                     + " per tenant, chosen by client account; each is one posting"

@@ -130,11 +130,7 @@ public final class DeadLetters {
 
     /** The tenant of a {@code tenant/...} source key, or null. */
     static String tenantOf(String sourceKey) {
-        if (sourceKey == null) {
-            return null;
-        }
-        int slash = sourceKey.indexOf('/');
-        return slash > 0 ? sourceKey.substring(0, slash) : null;
+        return GateEvent.tenantOf(sourceKey);
     }
 
     static String position(SourceDeadLetter d) {

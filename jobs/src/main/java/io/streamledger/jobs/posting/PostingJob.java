@@ -4,6 +4,7 @@ import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.deadletter.ReplaySource;
+import io.streamledger.jobs.gaps.ParkedGaps;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.recon.GapBreaks;
@@ -23,6 +24,8 @@ import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.gate.GateConfig;
+import io.streamledger.operators.gate.GateEvent;
+import io.streamledger.operators.gate.ParkedGap;
 import io.streamledger.operators.posting.ExecutionOrder;
 import io.streamledger.operators.posting.ExecutionOrderState;
 import io.streamledger.operators.posting.FillPostingRules;
@@ -40,6 +43,7 @@ import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.utils.ParameterTool;
@@ -67,6 +71,8 @@ public final class PostingJob {
     public static final String GAP_BREAK_SINK_UID = "posting-exec-order-break-sink-v1";
     public static final String GATE_DEAD_LETTER_SINK_UID = "posting-exec-order-dead-letter-sink-v1";
     public static final String REPLAY_SOURCE_UID = "posting-replay-source-v1";
+    public static final String PARKED_GAP_SINK_UID = "posting-exec-order-parked-gap-sink-v1";
+    public static final String SKIP_SOURCE_UID = "posting-exec-order-skip-source-v1";
 
     /**
      * The job's sinks.
@@ -76,13 +82,26 @@ public final class PostingJob {
      * @param deadLetters source records that could not be parsed or mapped
      * @param gapBreaks execution-order gaps older than their SLA (AP15 breaks)
      * @param gateDeadLetters fills the execution-order gate refused to hold
+     * @param parkedGaps the gate's open/closed/skipped gaps (production: the parked-gap records);
+     *     null leaves them and the skip source out
      */
     public record Sinks(
             Sink<TradeFill> postings,
             Sink<PostingOutcome> rejected,
             Sink<SourceDeadLetter> deadLetters,
             Sink<GapBreak> gapBreaks,
-            Sink<DeadLetter> gateDeadLetters) {
+            Sink<DeadLetter> gateDeadLetters,
+            @Nullable Sink<ParkedGap> parkedGaps) {
+
+        /** Without the parked-gap records (test wiring). */
+        public Sinks(
+                Sink<TradeFill> postings,
+                Sink<PostingOutcome> rejected,
+                Sink<SourceDeadLetter> deadLetters,
+                Sink<GapBreak> gapBreaks,
+                Sink<DeadLetter> gateDeadLetters) {
+            this(postings, rejected, deadLetters, gapBreaks, gateDeadLetters, null);
+        }
 
         /** Production sinks: the DynamoDB transaction sink and the dead-letter table. */
         public static Sinks dynamoDb(ReadableConfig conf, PostingOutcomeListener listener) {
@@ -98,7 +117,8 @@ public final class PostingJob {
                     DeadLetters.sink(conf, DeadLetters.fromSource(ROLE, PostingState.PARSE_UID)),
                     BreakSinks.gapBreaks(conf, GapBreaks.EXECUTION_ORDER_REASON),
                     DeadLetters.sink(
-                            conf, DeadLetters.fromGate(ROLE, ExecutionOrderState.GATE_UID)));
+                            conf, DeadLetters.fromGate(ROLE, ExecutionOrderState.GATE_UID)),
+                    ParkedGaps.sink(conf, ROLE, ExecutionOrderState.GATE_UID));
         }
 
         public static Sinks dynamoDb(ReadableConfig conf) {
@@ -174,7 +194,20 @@ public final class PostingJob {
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
         // execution order per account before the guard: a rejected fill still advances its account
-        ExecutionOrder.Streams order = ExecutionOrder.apply(fills, executionOrderGateConfig(conf));
+        DataStream<GateEvent> skips =
+                sinks.parkedGaps() == null
+                        ? null
+                        : ParkedGaps.skipRequests(
+                                env, conf, ROLE, ExecutionOrderState.GATE_UID, SKIP_SOURCE_UID);
+        ExecutionOrder.Streams order =
+                ExecutionOrder.apply(fills, skips, executionOrderGateConfig(conf));
+        if (sinks.parkedGaps() != null) {
+            order.gate()
+                    .parkedGaps()
+                    .sinkTo(sinks.parkedGaps())
+                    .uid(PARKED_GAP_SINK_UID)
+                    .name("posting: execution-order parked gaps (dead-letter table)");
+        }
         order.gapBreaks()
                 .sinkTo(sinks.gapBreaks())
                 .uid(GAP_BREAK_SINK_UID)

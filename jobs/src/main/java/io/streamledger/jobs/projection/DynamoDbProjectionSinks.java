@@ -2,12 +2,14 @@ package io.streamledger.jobs.projection;
 
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.gaps.ParkedGaps;
 import io.streamledger.jobs.recon.BreakSinks;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.gate.ParkedGap;
 import io.streamledger.operators.projection.ProjectionUpdate;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ReadableConfig;
@@ -27,6 +29,7 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
     private final Sink<GapBreak> gapBreakSink;
     private final Sink<DeadLetter> deadLetterSink;
     private final Sink<SourceDeadLetter> sourceDeadLetterSink;
+    private final Sink<ParkedGap> parkedGapSink;
 
     public DynamoDbProjectionSinks(ReadableConfig conf) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
@@ -60,6 +63,7 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
         this.sourceDeadLetterSink =
                 DeadLetters.sink(
                         conf, DeadLetters.fromSource(ProjectionJob.ROLE, ProjectionJob.PARSE_UID));
+        this.parkedGapSink = ParkedGaps.sink(conf, ProjectionJob.ROLE, ProjectionJob.GATE_OPERATOR);
     }
 
     public PortfolioRows rows() {
@@ -89,5 +93,10 @@ public final class DynamoDbProjectionSinks implements ProjectionSinks {
     @Override
     public Sink<SourceDeadLetter> sourceDeadLetters() {
         return sourceDeadLetterSink;
+    }
+
+    @Override
+    public Sink<ParkedGap> parkedGaps() {
+        return parkedGapSink;
     }
 }

@@ -1,6 +1,7 @@
 package io.streamledger.jobs.projection;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.gaps.ParkedGaps;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -53,6 +54,8 @@ public final class ProjectionJob {
     public static final String GATE_OPERATOR = GateState.NEXT_VERSION_UID;
 
     public static final String VIEW_FILTER_UID = "projection-view-filter-v1";
+    public static final String PARKED_GAP_SINK_UID = "projection-parked-gap-sink-v1";
+    public static final String SKIP_SOURCE_UID = "projection-gap-skip-source-v1";
 
     private final RawChangeSource source;
     private final ProjectionSinks sinks;
@@ -91,7 +94,17 @@ public final class ProjectionJob {
                         .uid(PARSE_UID)
                         .name(PARSE_NAME);
 
-        GateStreams gate = Gate.apply(events, gateConfig(conf));
+        DataStream<GateEvent> skips =
+                sinks.parkedGaps() == null
+                        ? null
+                        : ParkedGaps.skipRequests(env, conf, ROLE, GATE_OPERATOR, SKIP_SOURCE_UID);
+        GateStreams gate = Gate.apply(events, skips, gateConfig(conf));
+        if (sinks.parkedGaps() != null) {
+            gate.parkedGaps()
+                    .sinkTo(sinks.parkedGaps())
+                    .uid(PARKED_GAP_SINK_UID)
+                    .name("projection: parked gaps (dead-letter table)");
+        }
 
         KeySelector<GateEvent, String> byEventKey = GateEvent::getSourceKey;
         KeySelector<GapNotice, String> byNoticeKey = GapNotice::getSourceKey;

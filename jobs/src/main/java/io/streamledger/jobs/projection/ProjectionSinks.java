@@ -3,6 +3,7 @@ package io.streamledger.jobs.projection;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
+import io.streamledger.operators.gate.ParkedGap;
 import io.streamledger.operators.projection.ProjectionUpdate;
 import java.io.Serializable;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -22,4 +23,9 @@ public interface ProjectionSinks extends Serializable {
     Sink<DeadLetter> deadLetters();
 
     Sink<SourceDeadLetter> sourceDeadLetters();
+
+    /** The gate's parked-gap records (CS07); null leaves them and the skip source out. */
+    default Sink<ParkedGap> parkedGaps() {
+        return null;
+    }
 }

@@ -3,6 +3,8 @@ package io.streamledger.model.ledger;
 import io.streamledger.model.shard.ShardHash;
 import io.streamledger.model.shard.ShardMap;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Names the house contra accounts of a fill (CS11 double entry): the clearing account takes the
@@ -26,6 +28,9 @@ public final class HouseAccounts implements Serializable {
 
     public static final String CLEARING = PREFIX + "CLEARING";
     public static final String FEES = PREFIX + "FEES";
+
+    /** Default sub-accounts per house account (the posting job's and the command service's). */
+    public static final int DEFAULT_SHARDS = 64;
 
     /** Version of the client-account → house-shard map (1 hashed txnId). */
     public static final int SHARD_MAP_VERSION = 2;
@@ -62,6 +67,20 @@ public final class HouseAccounts implements Serializable {
     /** The fee-income sub-account of fee line {@code line} for {@code clientAccount}'s fills. */
     public String feeIncome(String line, String clientAccount) {
         return FEES + "-" + line + "-" + shard(clientAccount);
+    }
+
+    /**
+     * Every account a fill of {@code clientAccount} may post to: the client, its clearing
+     * sub-account and its fee-income sub-account of each of {@code rounding}'s fee lines.
+     */
+    public List<String> fillAccounts(String clientAccount, RoundingPolicy rounding) {
+        List<String> out = new ArrayList<>();
+        out.add(clientAccount);
+        out.add(clearing(clientAccount));
+        for (RoundingPolicy.FeeShare line : rounding.feeLines()) {
+            out.add(feeIncome(line.name(), clientAccount));
+        }
+        return out;
     }
 
     /** The house shard of a client account: 0..shards-1, stable for the map version. */

@@ -3,6 +3,7 @@ package io.streamledger.model.ledger;
 import io.streamledger.model.keys.KeyPaths;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.ReservationKey;
+import io.streamledger.model.keys.ReversalKey;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -74,6 +75,15 @@ public final class LedgerSchema {
     public static final String RESERVATION_STATE = "state";
     public static final String CREATED_AT = "createdAt";
 
+    // ---- reversal record (AP10, TXN#txn / REVERSAL; txnId and sourceId name the original) ----
+    /** The txnId of the transaction that reversed the original. */
+    public static final String REVERSED_BY = "reversedBy";
+
+    public static final String REVERSAL_SOURCE_ID = "reversalSourceId";
+
+    /** Why the reversal was written: REVERSAL (ledger route) or BUST (a busted fill). */
+    public static final String REVERSAL_KIND = "kind";
+
     // ---- account-month counter (AP10/AP11) ----
     public static final String MONTH_COUNT = "monthCount";
     public static final String BUCKET = "bucket";
@@ -86,6 +96,7 @@ public final class LedgerSchema {
     public static final String SECURITY_AUTHORITY_SK_PREFIX = KeyPaths.IDX11_SK_SEC.literalPrefix();
     public static final String COUNTER_SK_PREFIX = MonthCounterKey.SK_PREFIX;
     public static final String RESERVATION_SK_PREFIX = ReservationKey.SK_PREFIX;
+    public static final String REVERSAL_SK = ReversalKey.SK.build();
 
     /** Role prefix of the cash-consideration lines, which carry the rounding evidence (CS10). */
     public static final String CONSIDERATION_ROLE_PREFIX = "CONSIDERATION";
@@ -115,6 +126,10 @@ public final class LedgerSchema {
 
     public static boolean isReservation(String sk) {
         return sk.startsWith(RESERVATION_SK_PREFIX);
+    }
+
+    public static boolean isReversal(String sk) {
+        return sk.equals(REVERSAL_SK);
     }
 
     public static boolean isCounter(String sk) {

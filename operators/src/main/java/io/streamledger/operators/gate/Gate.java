@@ -16,13 +16,24 @@ public final class Gate {
     private Gate() {}
 
     public static GateStreams apply(DataStream<GateEvent> input, GateConfig config) {
+        return apply(input, null, config);
+    }
+
+    /**
+     * @param skips operators' {@link GapSkip} requests, joined after validation onto the gate's
+     *     keyed input; null for none
+     */
+    public static GateStreams apply(
+            DataStream<GateEvent> input, DataStream<GateEvent> skips, GateConfig config) {
         SingleOutputStreamOperator<GateEvent> valid =
                 input.process(new ValidateGateEvent(), GateState.GATE_EVENT)
                         .uid(GateState.VALIDATE_UID)
                         .name(GateState.VALIDATE_NAME);
 
+        DataStream<GateEvent> gateInput = skips == null ? valid : valid.union(skips);
         SingleOutputStreamOperator<GateEvent> ordered =
-                valid.keyBy(new SourceKeySelector(), GateState.SOURCE_KEY)
+                gateInput
+                        .keyBy(new SourceKeySelector(), GateState.SOURCE_KEY)
                         .transform(
                                 GateState.NEXT_VERSION_NAME,
                                 GateState.GATE_EVENT,
@@ -45,6 +56,7 @@ public final class Gate {
                 ordered.getSideOutput(GateState.GAP_NOTICES),
                 ordered.getSideOutput(GateState.GAP_BREAKS),
                 valid.getSideOutput(GateState.DEAD_LETTERS)
-                        .union(ordered.getSideOutput(GateState.DEAD_LETTERS)));
+                        .union(ordered.getSideOutput(GateState.DEAD_LETTERS)),
+                ordered.getSideOutput(GateState.PARKED_GAPS));
     }
 }

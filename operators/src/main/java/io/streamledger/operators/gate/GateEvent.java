@@ -36,6 +36,15 @@ public class GateEvent {
     /** For Flink's POJO serializer. */
     public GateEvent() {}
 
+    /** The tenant of a {@code tenant/...} source key (every gate's key starts so), or null. */
+    public static String tenantOf(String sourceKey) {
+        if (sourceKey == null) {
+            return null;
+        }
+        int slash = sourceKey.indexOf('/');
+        return slash > 0 ? sourceKey.substring(0, slash) : null;
+    }
+
     public GateEvent(
             String sourceKey,
             long version,

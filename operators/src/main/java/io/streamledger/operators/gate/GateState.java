@@ -25,6 +25,7 @@ public final class GateState {
     public static final TypeInformation<GapNotice> GAP_NOTICE = Types.POJO(GapNotice.class);
     public static final TypeInformation<GapBreak> GAP_BREAK = Types.POJO(GapBreak.class);
     public static final TypeInformation<OpenGap> OPEN_GAP_TYPE = Types.POJO(OpenGap.class);
+    public static final TypeInformation<ParkedGap> PARKED_GAP = Types.POJO(ParkedGap.class);
 
     /** Key type of every gate operator: {@link GateEvent#getSourceKey()}. */
     public static final TypeInformation<String> SOURCE_KEY = Types.STRING;
@@ -82,6 +83,12 @@ public final class GateState {
 
     public static final OutputTag<GapBreak> GAP_BREAKS =
             new OutputTag<>("gate-gap-breaks", GAP_BREAK);
+
+    /**
+     * Gap opened, moved, overdue or closed (arrival or skip), for the durable parked-gap record.
+     */
+    public static final OutputTag<ParkedGap> PARKED_GAPS =
+            new OutputTag<>("gate-parked-gaps", PARKED_GAP);
 
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("gate-dead-letters", DEAD_LETTER);

@@ -12,6 +12,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param gapNotices gap opened/closed per key
  * @param gapBreaks gaps older than the SLA, deterministic ids, keys stay parked
  * @param deadLetters invalid, overflowing or conflicting events with their reason
+ * @param parkedGaps gap transitions (open, moved, overdue, arrived, skipped) for the durable record
  */
 public record GateStreams(
         DataStream<GateEvent> applied,
@@ -19,4 +20,5 @@ public record GateStreams(
         DataStream<GateEvent> duplicates,
         DataStream<GapNotice> gapNotices,
         DataStream<GapBreak> gapBreaks,
-        DataStream<DeadLetter> deadLetters) {}
+        DataStream<DeadLetter> deadLetters,
+        DataStream<ParkedGap> parkedGaps) {}

@@ -13,7 +13,8 @@ import org.apache.flink.util.Collector;
 
 /**
  * Applies each source key's versions strictly in order, parks early ones behind a visible gap and
- * turns a gap older than its SLA into a break without ever skipping it (AP13, CS06, CS07).
+ * turns a gap older than its SLA into a break, skipping a version only on an operator's request
+ * (AP13, CS06, CS07).
  *
  * <p>Per event, with {@code current} the key's last applied version (0 before the first):
  *
@@ -34,6 +35,14 @@ import org.apache.flink.util.Collector;
  * blocked, that version is overdue too and gets its own break at once. Draining the parked events
  * closes the gap and deletes a pending timer. Break ids are deterministic, so a replay from an
  * older checkpoint re-emits the same ids.
+ *
+ * <p>A {@link GapSkip} request on the same input is the only other release: naming the key's
+ * missing version while the key is blocked, it applies that version as a no-op and releases the
+ * parked ones like an arrival; naming a version at or below the applied one it is a counted no-op
+ * (the version arrived first); naming any other version it changes nothing and is refused. Each
+ * transition of a blocked key (opened, moved, overdue, arrived, skipped) goes to {@link
+ * GateState#PARKED_GAPS} for the durable record; an applied event that finds its key unblocked
+ * writes nothing there.
  */
 public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, GateEvent> {
 
@@ -61,6 +70,10 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     private transient Counter deadLettered;
     private transient Counter gapsOpened;
     private transient Counter gapBreaks;
+    private transient Counter gapsArrived;
+    private transient Counter gapsSkipped;
+    private transient Counter skipNoops;
+    private transient Counter skipRefused;
     private transient DescriptiveStatisticsHistogram freshness;
     // written per event with a release store (lazySet), read by the metric reporter thread;
     // a volatile write per event would cost a full fence
@@ -89,6 +102,10 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         deadLettered = g.counter("deadLettered");
         gapsOpened = g.counter("gapsOpened");
         gapBreaks = g.counter("gapBreaks");
+        gapsArrived = g.counter("gapsArrived");
+        gapsSkipped = g.counter("gapsSkipped");
+        skipNoops = g.counter("skipNoops");
+        skipRefused = g.counter("skipRefused");
         g.gauge("parked", tracker::parked);
         g.gauge("openGaps", tracker::openGaps);
         g.gauge("oldestGapAgeMs", () -> tracker.oldestGapAgeMillis(System.currentTimeMillis()));
@@ -111,6 +128,10 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
     public void processElement(GateEvent e, Context ctx, Collector<GateEvent> out)
             throws Exception {
         long now = ctx.timerService().currentProcessingTime();
+        if (GapSkip.isSkip(e)) {
+            skip(e, now, ctx, out);
+            return;
+        }
         // lag behind the stream: ingest time when the mapper knows it, else the event time
         long entered =
                 e.getIngestTimeMillis() > 0 ? e.getIngestTimeMillis() : e.getEventTimeMillis();
@@ -132,12 +153,67 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             emit(e, now, out);
             current = v;
             if (gap != null) {
-                current = release(current, gap, now, ctx, out);
+                current = release(current, gap, now, ctx, out, ParkedGapChange.ARRIVED, null);
             }
             versionState.update(current);
             return;
         }
         park(e, current, gap, now, ctx);
+    }
+
+    /** An operator's skip of one missing version (see the class comment). */
+    private void skip(GateEvent request, long now, Context ctx, Collector<GateEvent> out)
+            throws Exception {
+        Long stored = versionState.value();
+        long current = stored == null ? 0L : stored;
+        long v = request.getVersion();
+        String actor = request.getPayload();
+        OpenGap gap = blockedKeys.mayBeBlocked(ctx.getCurrentKey()) ? gapState.value() : null;
+        if (v <= current) {
+            skipNoops.inc();
+            ctx.output(
+                    GateState.PARKED_GAPS,
+                    new ParkedGap(
+                            ctx.getCurrentKey(),
+                            ParkedGapChange.SKIP_NOOP,
+                            v,
+                            gap == null ? now : gap.getSinceMillis(),
+                            gap == null ? now : gap.getTimerAtMillis(),
+                            0,
+                            new long[0],
+                            false,
+                            now,
+                            actor,
+                            "version "
+                                    + v
+                                    + " was applied before the skip (current "
+                                    + current
+                                    + ")"));
+            return;
+        }
+        if (gap == null || gap.getMissingVersion() != v) {
+            skipRefused.inc();
+            ctx.output(
+                    GateState.PARKED_GAPS,
+                    new ParkedGap(
+                            ctx.getCurrentKey(),
+                            ParkedGapChange.SKIP_REFUSED,
+                            v,
+                            gap == null ? now : gap.getSinceMillis(),
+                            gap == null ? now : gap.getTimerAtMillis(),
+                            gap == null ? 0 : gap.getParkedCount(),
+                            new long[0],
+                            gap != null && gap.overdue(),
+                            now,
+                            actor,
+                            gap == null
+                                    ? "the key is not blocked (current " + current + ")"
+                                    : "the key waits for version " + gap.getMissingVersion()));
+            return;
+        }
+        // the missing version counts as applied (a no-op); the parked ones follow in order
+        current = release(v, gap, now, ctx, out, ParkedGapChange.SKIPPED, actor);
+        versionState.update(current);
     }
 
     private void park(GateEvent e, long current, OpenGap gap, long now, Context ctx)
@@ -187,15 +263,29 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             blockedKeys.opened(ctx.getCurrentKey());
             gapsOpened.inc();
             notice(ctx, GapStatus.OPENED, gap, now);
+            record(ctx, ParkedGapChange.OPENED, gap, new long[] {e.getVersion()}, now, null);
         } else {
             gap.setParkedCount(gap.getParkedCount() + 1);
+            record(ctx, ParkedGapChange.PARKED, gap, new long[] {e.getVersion()}, now, null);
         }
         gapState.update(gap);
     }
 
-    /** Releases parked {@code current+1, current+2, ...}; returns the new current version. */
-    private long release(long current, OpenGap gap, long now, Context ctx, Collector<GateEvent> out)
+    /**
+     * Releases parked {@code current+1, current+2, ...}; returns the new current version. The gap's
+     * old missing version closes as {@code closedAs} (arrived, or skipped by {@code actor}).
+     */
+    private long release(
+            long current,
+            OpenGap gap,
+            long now,
+            Context ctx,
+            Collector<GateEvent> out,
+            ParkedGapChange closedAs,
+            String actor)
             throws Exception {
+        int held = gap.getParkedCount();
+        long[] heldVersions = closedAs == ParkedGapChange.SKIPPED ? parkedVersions() : null;
         int released = 0;
         GateEvent next;
         while ((next = parkedState.get(current + 1)) != null) {
@@ -207,6 +297,21 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
         tracker.parkedChanged(-released);
         releasedTotal.inc(released);
         gap.setParkedCount(gap.getParkedCount() - released);
+        (closedAs == ParkedGapChange.SKIPPED ? gapsSkipped : gapsArrived).inc();
+        ParkedGap closed =
+                new ParkedGap(
+                        ctx.getCurrentKey(),
+                        closedAs,
+                        gap.getMissingVersion(),
+                        gap.getSinceMillis(),
+                        gap.getTimerAtMillis(),
+                        held,
+                        heldVersions == null ? new long[0] : heldVersions,
+                        gap.overdue(),
+                        now,
+                        actor,
+                        "released " + released + " parked version(s)");
+        ctx.output(GateState.PARKED_GAPS, closed);
 
         if (gap.getParkedCount() == 0) {
             if (!gap.overdue()) {
@@ -230,8 +335,42 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             // blocked longer than the SLA already: the new missing version is overdue too
             emitBreak(ctx, gap, now);
         }
+        record(ctx, ParkedGapChange.OPENED, gap, parkedVersions(), now, null);
         gapState.update(gap);
         return current;
+    }
+
+    /**
+     * The parked versions of the current key, ascending; at most {@code maxParkedPerKey}, read only
+     * when a gap moves, becomes overdue or is skipped.
+     */
+    private long[] parkedVersions() throws Exception {
+        java.util.List<Long> all = new java.util.ArrayList<>();
+        parkedState.keys().forEach(all::add);
+        return all.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private void record(
+            Context ctx,
+            ParkedGapChange change,
+            OpenGap gap,
+            long[] parkedVersions,
+            long now,
+            String actor) {
+        ctx.output(
+                GateState.PARKED_GAPS,
+                new ParkedGap(
+                        ctx.getCurrentKey(),
+                        change,
+                        gap.getMissingVersion(),
+                        gap.getSinceMillis(),
+                        gap.getTimerAtMillis(),
+                        gap.getParkedCount(),
+                        parkedVersions,
+                        gap.overdue(),
+                        now,
+                        actor,
+                        null));
     }
 
     @Override
@@ -242,6 +381,7 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             return; // a timer of a closed gap that could not be deleted; nothing is blocked
         }
         emitBreak(ctx, gap, timestamp);
+        record(ctx, ParkedGapChange.OVERDUE, gap, parkedVersions(), timestamp, null);
         gapState.update(gap);
     }
 

@@ -21,7 +21,8 @@ import org.apache.flink.util.Collector;
  * postings, AP13 gate semantics): a fill carries its account's {@code accountExecSeq}, the shared
  * next-version gate keyed by tenant + account applies {@code current + 1}, releases parked
  * successors, counts stale/duplicate copies as no-ops, parks early ones behind a visible gap and
- * raises an AP15 break when a gap outlives its SLA; it never skips. Fills without a sequence
+ * raises an AP15 break when a gap outlives its SLA; it skips a missing fill only on an operator's
+ * audited request ({@link io.streamledger.operators.gate.GapSkip}). Fills without a sequence
  * (written before the stamp existed) bypass the gate, counted.
  */
 public final class ExecutionOrder {
@@ -43,12 +44,22 @@ public final class ExecutionOrder {
             GateStreams gate) {}
 
     public static Streams apply(DataStream<TradeFill> fills, GateConfig config) {
+        return apply(fills, null, config);
+    }
+
+    /**
+     * @param skips operators' audited {@link GapSkip} requests for this gate, or null for none: the
+     *     only release of an account besides its missing fill
+     */
+    public static Streams apply(
+            DataStream<TradeFill> fills, DataStream<GateEvent> skips, GateConfig config) {
         SingleOutputStreamOperator<GateEvent> sequenced =
                 fills.process(new ToGateEvent(), ExecutionOrderState.GATE_EVENT)
                         .uid(ExecutionOrderState.STAMP_UID)
                         .name(ExecutionOrderState.STAMP_NAME);
+        DataStream<GateEvent> gateInput = skips == null ? sequenced : sequenced.union(skips);
         SingleOutputStreamOperator<GateEvent> gated =
-                sequenced
+                gateInput
                         .keyBy(new SourceKeySelector(), ExecutionOrderState.ACCOUNT_KEY)
                         .transform(
                                 ExecutionOrderState.GATE_NAME,
@@ -67,7 +78,8 @@ public final class ExecutionOrder {
                         gated.getSideOutput(GateState.DUPLICATES),
                         gated.getSideOutput(GateState.GAP_NOTICES),
                         gated.getSideOutput(GateState.GAP_BREAKS),
-                        gated.getSideOutput(GateState.DEAD_LETTERS));
+                        gated.getSideOutput(GateState.DEAD_LETTERS),
+                        gated.getSideOutput(GateState.PARKED_GAPS));
         return new Streams(ordered, gate.gapBreaks(), gate.deadLetters(), gate);
     }
 

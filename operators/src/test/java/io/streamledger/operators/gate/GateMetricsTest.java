@@ -107,12 +107,43 @@ class GateMetricsTest {
             assertThat(m.count("gapsOpened")).isEqualTo(1);
             assertThat(m.count("gapBreaks")).isEqualTo(1);
             assertThat(m.count("deadLettered")).isZero();
+            assertThat(m.count("gapsArrived")).isEqualTo(1);
+            assertThat(m.count("gapsSkipped")).isZero();
             assertThat(m.gauge("parked")).isEqualTo(0L);
             assertThat(m.gauge("openGaps")).isEqualTo(0);
             assertThat(m.gauge("oldestGapAgeMs")).isEqualTo(0L);
             Histogram freshness = (Histogram) m.get("freshnessMs");
             assertThat(freshness.getCount()).isEqualTo(1); // 1 in 16 applied is sampled
             assertThat(freshness.getStatistics().getMax()).isEqualTo(100L);
+        }
+    }
+
+    @Test
+    void skipsAreCountedAppliedNoOpAndRefused() throws Exception {
+        Captured m = new Captured();
+        try (MockEnvironment env = environment(m);
+                var h =
+                        new KeyedOneInputStreamOperatorTestHarness<>(
+                                new NextVersionGateOperator(new NextVersionGate(CONFIG)),
+                                new SourceKeySelector(),
+                                GateState.SOURCE_KEY,
+                                env)) {
+            h.getExecutionConfig().disableGenericTypes();
+            h.open();
+            h.processElement(ev("k", 1), 0L);
+            h.processElement(ev("k", 3), 0L);
+            h.processElement(GapSkip.request("k", 4, "id", "ops:a"), 0L); // not the missing one
+            assertThat(m.gauge("openGaps")).isEqualTo(1);
+            h.processElement(GapSkip.request("k", 2, "id", "ops:a"), 0L);
+            h.processElement(GapSkip.request("k", 2, "id", "ops:a"), 0L); // again: done already
+
+            assertThat(m.count("gapsSkipped")).isEqualTo(1);
+            assertThat(m.count("skipNoops")).isEqualTo(1);
+            assertThat(m.count("skipRefused")).isEqualTo(1);
+            assertThat(m.count("gapsArrived")).isZero();
+            assertThat(m.count("applied")).isEqualTo(2);
+            assertThat(m.gauge("openGaps")).isEqualTo(0);
+            assertThat(m.gauge("parked")).isEqualTo(0L);
         }
     }
 

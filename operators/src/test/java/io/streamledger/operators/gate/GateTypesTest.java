@@ -33,7 +33,8 @@ class GateTypesTest {
                         GateState.DEAD_LETTER,
                         GateState.GAP_NOTICE,
                         GateState.GAP_BREAK,
-                        GateState.OPEN_GAP_TYPE)) {
+                        GateState.OPEN_GAP_TYPE,
+                        GateState.PARKED_GAP)) {
             assertThat(t).isInstanceOf(PojoTypeInfo.class);
             PojoTypeInfo<?> p = (PojoTypeInfo<?>) t;
             for (int i = 0; i < p.getArity(); i++) {
@@ -56,6 +57,21 @@ class GateTypesTest {
         GapBreak back = roundTrip(GateState.GAP_BREAK, b);
         assertThat(back).isEqualTo(b);
         assertThat(back.getBreakId()).isEqualTo("GAP#k#V#3");
+
+        ParkedGap pg =
+                new ParkedGap(
+                        "t/k",
+                        ParkedGapChange.SKIPPED,
+                        3,
+                        1L,
+                        2L,
+                        2,
+                        new long[] {4, 5},
+                        true,
+                        9L,
+                        "ops:a",
+                        "why");
+        assertThat(roundTrip(GateState.PARKED_GAP, pg)).isEqualTo(pg);
 
         GapNotice n = new GapNotice("k", GapStatus.OPENED, 3, 1L, 2L, 4);
         assertThat(roundTrip(GateState.GAP_NOTICE, n)).isEqualTo(n);

@@ -2,6 +2,7 @@ package io.streamledger.sinks.posting;
 
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.model.keys.InboxKey;
+import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingRow;
@@ -9,8 +10,11 @@ import io.streamledger.model.shard.ShardAssignment;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.posting.LedgerLine;
 import io.streamledger.operators.posting.PostingPlan;
+import io.streamledger.operators.posting.PostingTransactionPlan;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Put;
@@ -92,6 +96,50 @@ public final class LedgerItems {
                 null,
                 null,
                 new PostingRow.FillLine(plan.effectiveAt(), line.role(), eventId, rounding));
+    }
+
+    /** The SDK items of one fill's posting transaction, in its order (AP09 + AP10 + AP12). */
+    public static List<TransactWriteItem> encode(
+            PostingTransactionPlan tx, String ledgerTable, String inboxTable) {
+        PostingPlan plan = tx.plan();
+        Instant now = tx.recordedAt();
+        String ledger = ledgerTable;
+        List<TransactWriteItem> out = new ArrayList<>(tx.items().size());
+        for (PostingTransactionPlan.Item item : tx.items()) {
+            if (item instanceof PostingTransactionPlan.Receipt r) {
+                out.add(
+                        receipt(
+                                inboxTable,
+                                r.key(),
+                                r.shard(),
+                                r.orderId(),
+                                r.orderVersion(),
+                                plan.txnId(),
+                                now,
+                                r.expiresAtEpochSeconds()));
+            } else if (item instanceof PostingTransactionPlan.Posting p) {
+                out.add(
+                        LedgerItemCodec.postingPut(
+                                ledger,
+                                posting(plan, p.line(), tx.fill().getEventId(), now)
+                                        .placed(p.bucket(), p.sequence())));
+            } else if (item instanceof PostingTransactionPlan.CounterWrite c) {
+                out.add(
+                        LedgerItemCodec.counterPut(
+                                ledger,
+                                new MonthCounterKey(plan.tenant(), c.account(), tx.month()),
+                                c.before(),
+                                c.next(),
+                                now));
+            } else if (item instanceof PostingTransactionPlan.AuthorityAdd a) {
+                out.add(
+                        LedgerItemCodec.authorityAdd(
+                                ledger, a.key(), a.delta(), a.settledPending(), plan.txnId(), now));
+            } else {
+                throw new IllegalStateException("unknown transaction item " + item);
+            }
+        }
+        return out;
     }
 
     static AttributeValue s(String v) {

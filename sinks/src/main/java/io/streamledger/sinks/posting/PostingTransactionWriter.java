@@ -416,45 +416,7 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
 
     /** The SDK items of {@code tx}, in its order. */
     List<TransactWriteItem> encode(PostingTransactionPlan tx) {
-        PostingPlan plan = tx.plan();
-        Instant now = tx.recordedAt();
-        String ledger = settings.ledgerTable();
-        List<TransactWriteItem> out = new ArrayList<>(tx.items().size());
-        for (PostingTransactionPlan.Item item : tx.items()) {
-            if (item instanceof PostingTransactionPlan.Receipt r) {
-                out.add(
-                        LedgerItems.receipt(
-                                settings.inboxTable(),
-                                r.key(),
-                                r.shard(),
-                                r.orderId(),
-                                r.orderVersion(),
-                                plan.txnId(),
-                                now,
-                                r.expiresAtEpochSeconds()));
-            } else if (item instanceof PostingTransactionPlan.Posting p) {
-                out.add(
-                        LedgerItemCodec.postingPut(
-                                ledger,
-                                LedgerItems.posting(plan, p.line(), tx.fill().getEventId(), now)
-                                        .placed(p.bucket(), p.sequence())));
-            } else if (item instanceof PostingTransactionPlan.CounterWrite c) {
-                out.add(
-                        LedgerItemCodec.counterPut(
-                                ledger,
-                                new MonthCounterKey(plan.tenant(), c.account(), tx.month()),
-                                c.before(),
-                                c.next(),
-                                now));
-            } else if (item instanceof PostingTransactionPlan.AuthorityAdd a) {
-                out.add(
-                        LedgerItemCodec.authorityAdd(
-                                ledger, a.key(), a.delta(), a.settledPending(), plan.txnId(), now));
-            } else {
-                throw new IllegalStateException("unknown transaction item " + item);
-            }
-        }
-        return out;
+        return LedgerItems.encode(tx, settings.ledgerTable(), settings.inboxTable());
     }
 
     /** The counters of {@code accounts}: remembered ones if all are, else one consistent read. */

@@ -6,28 +6,35 @@ import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.aws.deadletter.ParkedGapItems;
 import io.streamledger.aws.items.BreakItems;
+import io.streamledger.aws.items.OpsAuditItems;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.command.config.TableProvisioner;
+import io.streamledger.command.ops.ParkedGapRepository;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.local.fault.FaultKind;
 import io.streamledger.local.fault.FaultRule;
+import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.deadletter.ParkedGapStatus;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.posting.ExecutionOrderState;
 import io.streamledger.sinks.posting.PostingRejections;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -265,6 +272,174 @@ class PostingPoisonPillITCase {
         }
     }
 
+    /**
+     * CS07 on the posting gate: an account whose fill at sequence 2 never arrives parks its later
+     * fills behind a gap that is listed as a durable parked-gap record; nothing is skipped without
+     * a request; an operator's audited skip (ops audit item in the same transaction) releases the
+     * parked fills, which post exactly once, and the record ends SKIPPED with who and why.
+     */
+    @Test
+    void missingFillLeavesAListedGapAndAnAuditedSkipReleasesTheParkedFillsOnce(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Workload w = new Workload(23, 1, 2, 2, 12, 3);
+        List<OutboxEvent> events = sequenced(w);
+        String tenant = w.fills.get(0).tenant();
+        Map<String, List<OutboxEvent>> byAccount = new java.util.TreeMap<>();
+        for (int i = 0; i < events.size(); i++) {
+            byAccount
+                    .computeIfAbsent(w.fills.get(i).account(), a -> new ArrayList<>())
+                    .add(events.get(i));
+        }
+        String account =
+                byAccount.entrySet().stream()
+                        .filter(a -> a.getValue().size() >= 4)
+                        .findFirst()
+                        .orElseThrow()
+                        .getKey();
+        List<OutboxEvent> blocked = byAccount.get(account);
+        OutboxEvent missing = blocked.get(1); // accountExecSeq 2
+        Set<String> parked =
+                blocked.subList(2, blocked.size()).stream()
+                        .map(OutboxEvent::eventId)
+                        .collect(Collectors.toSet());
+        String ctx = stack.table(Tables.CONTEXT);
+        for (OutboxEvent e : events) {
+            if (e != missing) {
+                Map<String, AttributeValue> item = LocalStack.sdk(OutboxEventCodec.toItem(e));
+                stack.ddb.putItem(b -> b.tableName(ctx).item(item));
+            }
+        }
+        JobClient job =
+                runPostingJob(
+                        Map.of(
+                                JobOptions.REPLAY_TENANTS.key(),
+                                tenant,
+                                JobOptions.REPLAY_POLL_INTERVAL.key(),
+                                "200 ms"));
+        ParkedGapRepository gaps =
+                new ParkedGapRepository(
+                        stack.ddb,
+                        stack.table(Tables.DEAD_LETTER),
+                        stack.table(Tables.RECONCILIATION),
+                        java.time.Clock.systemUTC());
+        try {
+            int expectedBefore = events.size() - 1 - parked.size();
+            ParkedGapItems.View open =
+                    await(
+                            () ->
+                                    receipts().size() == expectedBefore
+                                            ? gaps
+                                                    .list(
+                                                            tenant,
+                                                            PostingJob.ROLE,
+                                                            ParkedGapStatus.OPEN,
+                                                            100,
+                                                            null)
+                                                    .items()
+                                                    .stream()
+                                                    .filter(
+                                                            g ->
+                                                                    g.sourceKey()
+                                                                            .equals(
+                                                                                    tenant + "/"
+                                                                                            + account))
+                                                    .findFirst()
+                                                    .orElse(null)
+                                            : null);
+            assertThat(open.missingVersion()).isEqualTo(2);
+            assertThat(open.parkedCount()).isEqualTo(parked.size());
+            assertThat(open.parkedVersions())
+                    .containsExactlyElementsOf(
+                            java.util.stream.LongStream.rangeClosed(3, blocked.size())
+                                    .boxed()
+                                    .toList());
+            assertThat(open.operator()).isEqualTo(ExecutionOrderState.GATE_UID);
+            assertThat(receipts()).as("never skipped unasked").doesNotContainAnyElementsOf(parked);
+
+            ParkedGapRepository.Result asked =
+                    gaps.requestSkip(tenant, open.ref(), null, "ops:alice", "fill withdrawn");
+            assertThat(asked.outcome()).isEqualTo(ParkedGapRepository.Outcome.DONE);
+            ParkedGapItems.View skipped =
+                    await(
+                            () ->
+                                    gaps.show(tenant, open.ref())
+                                            .filter(g -> g.status() == ParkedGapStatus.SKIPPED)
+                                            .orElse(null));
+            assertThat(skipped.closedBy()).isEqualTo("ops:alice");
+            assertThat(skipped.skipReason()).isEqualTo("fill withdrawn");
+            assertThat(skipped.history())
+                    .extracting(ParkedGapItems.Change::action)
+                    .containsExactly("SKIP", "SKIPPED");
+            await(() -> receipts().size() == events.size() - 1 ? true : null);
+            assertThat(receipts()).containsAll(parked).doesNotContain(missing.eventId());
+            for (String id : parked) {
+                List<Map<String, AttributeValue>> rows = postingRowsOf(id);
+                assertThat(rows)
+                        .as("one transaction of " + id)
+                        .isNotEmpty()
+                        .allSatisfy(
+                                r ->
+                                        assertThat(r.get(LedgerSchema.LINE_COUNT).n())
+                                                .isEqualTo(String.valueOf(rows.size())));
+            }
+            assertThat(stack.scan(stack.table(Tables.RECONCILIATION)))
+                    .filteredOn(
+                            i ->
+                                    OpsAuditItems.ENTITY.equals(i.get(Attr.ENTITY_TYPE).s())
+                                            && open.ref().equals(i.get(OpsAuditItems.A_TARGET).s()))
+                    .singleElement()
+                    .satisfies(
+                            a -> {
+                                assertThat(a.get(OpsAuditItems.A_ACTION).s()).isEqualTo("SKIP");
+                                assertThat(a.get(OpsAuditItems.A_DETAIL).s())
+                                        .isEqualTo("fill withdrawn");
+                            });
+        } finally {
+            if (!job.getJobStatus().get().isGloballyTerminalState()) {
+                assertNoRestart(cluster, job);
+            }
+        }
+    }
+
+    /** The workload's fills stamped with their account's execution sequence (as CS04 does). */
+    private static List<OutboxEvent> sequenced(Workload w) {
+        Map<String, Long> next = new HashMap<>();
+        List<OutboxEvent> out = new ArrayList<>();
+        for (Workload.Fill f : w.fills) {
+            OutboxEvent e = f.event();
+            Map<String, io.streamledger.model.change.AttributeValue> p = new HashMap<>(e.payload());
+            p.put(
+                    Attr.ACCOUNT_EXEC_SEQ,
+                    io.streamledger.model.change.AttributeValue.n(
+                            next.merge(f.tenant() + "/" + f.account(), 1L, Long::sum)));
+            out.add(
+                    new OutboxEvent(
+                            e.eventId(),
+                            e.aggregateType(),
+                            e.aggregateId(),
+                            e.aggregateVersion(),
+                            e.eventType(),
+                            e.schemaVersion(),
+                            e.occurredAt(),
+                            e.traceId(),
+                            e.causationId(),
+                            p));
+        }
+        return out;
+    }
+
+    private static <T> T await(java.util.concurrent.Callable<T> probe) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            T v = probe.call();
+            if (v != null) {
+                return v;
+            }
+            assertThat(System.nanoTime()).as("condition reached in time").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
     /** Every posting transaction of that one fill fails with a 500; all else is served. */
     private FaultRule failEveryPostingOf(String eventId) {
         return stack.endpoint
@@ -397,6 +572,7 @@ class PostingPoisonPillITCase {
     /** Dead-letter entries by the fill's event id. */
     private Map<String, Map<String, AttributeValue>> deadLetters(Workload w) {
         return stack.scan(stack.table(Tables.DEAD_LETTER)).stream()
+                .filter(d -> DeadLetterItems.ENTITY.equals(d.get(Attr.ENTITY_TYPE).s()))
                 .collect(
                         Collectors.toMap(
                                 d ->
