@@ -177,7 +177,7 @@ final class StackCluster implements AutoCloseable {
         return graph(env, LedgerCheckJob.ROLE, "streamledger ledger check");
     }
 
-    /** The reconciliation job's graph ({@code conf} names both stream ARNs in ReconOptions). */
+    /** The reconciliation job's graph ({@code conf} names its stream ARNs in ReconOptions). */
     static JobGraph reconGraph(Configuration clusterConf, int parallelism, Configuration conf) {
         StreamExecutionEnvironment env = env(clusterConf, parallelism, conf);
         new ReconciliationJob(
@@ -189,6 +189,7 @@ final class StackCluster implements AutoCloseable {
                                 ReconciliationJob.reading(
                                         conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
                                 ReconciliationJob.ROLE_LEDGER),
+                        ReconciliationJob.ordersSource(conf),
                         ReconciliationJob.Sinks.dynamoDb(conf),
                         ReconciliationJob.positions(conf),
                         conf)

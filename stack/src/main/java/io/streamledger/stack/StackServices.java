@@ -240,7 +240,9 @@ final class StackServices implements AutoCloseable {
     /** The reconciliation job's declared window (AP14) as the run command sets it. */
     record ReconWindow(Duration size, Duration allowedLateness, Duration outOfOrderness) {}
 
-    /** The reconciliation job's options: Execution and Ledger streams (DynamoDB Streams). */
+    /**
+     * The reconciliation job's options: Execution, Ledger and Orders streams (DynamoDB Streams).
+     */
     Configuration reconConfig(ReconWindow window) {
         Configuration c = streamsConfig(Tables.LEDGER);
         c.removeConfig(JobOptions.SOURCE_TABLE);
@@ -249,6 +251,7 @@ final class StackServices implements AutoCloseable {
         c.set(ReconOptions.RECON_OUT_OF_ORDERNESS, window.outOfOrderness());
         c.set(ReconOptions.EXECUTION_STREAM_ARN, streamArn(Tables.EXECUTION));
         c.set(ReconOptions.LEDGER_STREAM_ARN, streamArn(Tables.LEDGER));
+        c.set(ReconOptions.ORDERS_STREAM_ARN, streamArn(Tables.ORDERS));
         return c;
     }
 

@@ -6,6 +6,7 @@ import io.streamledger.aws.items.BatchItems;
 import io.streamledger.model.contract.AmplificationRow;
 import io.streamledger.model.contract.Contract;
 import io.streamledger.model.contract.ContractResources;
+import io.streamledger.sinks.posting.PostingRetryCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -235,6 +236,12 @@ record StackSummary(
                         metric(posting, "posting.conflicts"),
                         metric(posting, "source.parsed"),
                         metric(posting, "source.skipped")));
+        b.append("              retries by cause:");
+        for (PostingRetryCause c : PostingRetryCause.values()) {
+            b.append(' ').append(c.metricName()).append(' ');
+            b.append(metric(posting, "posting." + c.flinkCounter()));
+        }
+        b.append('\n');
         b.append(
                 String.format(
                         Locale.ROOT,

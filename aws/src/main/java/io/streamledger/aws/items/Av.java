@@ -106,7 +106,28 @@ public final class Av {
         return (digits + 1) / 2 + 1;
     }
 
-    private static int utf8(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    /** UTF-8 length without encoding (it runs for every item of every call the metrics size). */
+    static int utf8(String s) {
+        int n = s.length();
+        int bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                if (c < 0x800) {
+                    bytes += 1;
+                } else if (Character.isHighSurrogate(c)
+                        && i + 1 < n
+                        && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    bytes += 2; // a pair: 4 bytes for 2 chars
+                    i++;
+                } else {
+                    bytes += 2; // 3 bytes (a lone surrogate encodes as '?', 1 byte, below)
+                    if (Character.isSurrogate(c)) {
+                        bytes -= 2;
+                    }
+                }
+            }
+        }
+        return bytes;
     }
 }

@@ -68,6 +68,12 @@ public enum DynamoDbMetric {
             "table",
             "index",
             "reason"),
+    RETRIES(
+            "streamledger_dynamodb_retries_total",
+            Type.COUNTER,
+            "a caller's own retries of a whole operation (e.g. a posting transaction), by cause",
+            "ap",
+            "cause"),
     LATENCY(
             "streamledger_dynamodb_latency_seconds",
             Type.HISTOGRAM,

@@ -103,6 +103,11 @@ public final class DynamoDbMetricsRecorder {
         count(DynamoDbMetric.ERRORS, with(r, reason)).add(1);
     }
 
+    /** One retry of an operation of {@code ap} by its caller, for {@code cause}. */
+    public void retry(String ap, String cause) {
+        count(DynamoDbMetric.RETRIES, List.of(ap, cause)).add(1);
+    }
+
     public void itemSize(Route r, long bytes) {
         distribution(DynamoDbMetric.ITEM_SIZE, r.labels()).record(bytes);
     }

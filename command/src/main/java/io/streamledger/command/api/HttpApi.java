@@ -13,6 +13,7 @@ import io.streamledger.command.orders.OrderService;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,11 +126,19 @@ public final class HttpApi implements AutoCloseable {
         }
     }
 
+    /** Request threads (Javalin's default is 250); excess requests wait in Jetty's queue. */
+    public static final int MAX_THREADS = 64;
+
     public HttpApi(ApiKeyAuthenticator auth, Services s) {
         this.app =
                 Javalin.create(
                         cfg -> {
                             cfg.showJavalinBanner = false;
+                            // handlers block on DynamoDB: more threads than the SDK can keep
+                            // busy only contend for its connection pool's lock and the CPU
+                            QueuedThreadPool pool = new QueuedThreadPool(MAX_THREADS, 8, 60_000);
+                            pool.setName("JettyServerThreadPool");
+                            cfg.jetty.threadPool = pool;
                             cfg.http.maxRequestSize = StrictJson.MAX_BODY_BYTES;
                             cfg.requestLogger.http(this::observe);
                         });

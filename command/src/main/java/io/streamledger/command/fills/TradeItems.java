@@ -34,7 +34,7 @@ public final class TradeItems {
     public static final String A_CURRENCY = Attr.CURRENCY;
     public static final String A_FEE = "fee";
     public static final String A_EXECUTED = "executedAt";
-    public static final String A_ORDER_VERSION = "orderVersion";
+    public static final String A_ORDER_VERSION = Attr.ORDER_VERSION;
     public static final String A_ACCOUNT_EXEC_SEQ = Attr.ACCOUNT_EXEC_SEQ;
 
     private TradeItems() {}

@@ -9,6 +9,7 @@ import io.streamledger.command.dynamo.CapacityMeter;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +89,9 @@ public final class IdempotentExecutor {
             String effectId,
             Effect effect,
             CapacityMeter meter) {
-        String owner = UUID.randomUUID().toString();
+        // unique, not secret: SecureRandom's shared lock and read of /dev/urandom stall admissions
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        String owner = new UUID(random.nextLong(), random.nextLong()).toString();
         Claim claim;
         try {
             claim =

@@ -149,14 +149,14 @@ public final class AdmissionBenchmark {
         }
     }
 
-    private static long processCpuNanos() {
+    static long processCpuNanos() {
         var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean sun
                 ? sun.getProcessCpuTime()
                 : 0;
     }
 
-    private static double pct(long[] sorted, double p) {
+    static double pct(long[] sorted, double p) {
         if (sorted.length == 0) {
             return Double.NaN;
         }

@@ -100,18 +100,7 @@ public final class DeadLetters {
     /** Reconciliation records later than their window's allowed lateness (AP14). */
     public static DeadLetterConverter<ReconEvent> fromLateRecord(String job, String operator) {
         return e -> {
-            String subject =
-                    switch (e.kind) {
-                        case FILL -> "trade:" + e.fill().tradeId();
-                        case POSTING -> "txn:" + e.posting().txnId() + "#" + e.posting().line();
-                        case AUTHORITY ->
-                                "authority:"
-                                        + e.authority().account()
-                                        + "/"
-                                        + e.authority().asset()
-                                        + "@"
-                                        + e.authority().version();
-                    };
+            String subject = e.subject();
             return new DeadLetterEntry(
                     e.tenant,
                     job,

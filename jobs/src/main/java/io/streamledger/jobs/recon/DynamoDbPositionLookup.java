@@ -75,7 +75,8 @@ public final class DynamoDbPositionLookup implements PositionLookup {
                 .build();
     }
 
-    private static @Nullable PositionView view(PositionKey key, Map<String, AttributeValue> item) {
+    /** The positions check's view of a Portfolio row (a read or an exported item), or null. */
+    public static @Nullable PositionView view(PositionKey key, Map<String, AttributeValue> item) {
         if (item == null || item.isEmpty()) {
             return null;
         }

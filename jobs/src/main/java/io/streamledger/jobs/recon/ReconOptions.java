@@ -106,6 +106,14 @@ public final class ReconOptions {
                     .noDefaultValue()
                     .withDescription("Stream of the Ledger table (postings, authorities).");
 
+    public static final ConfigOption<String> ORDERS_STREAM_ARN =
+            ConfigOptions.key("streamledger.recon.orders.stream-arn")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Stream of the Orders table (order versions) for the order <-> fill"
+                                    + " check; without it the check does not run.");
+
     public static io.streamledger.operators.recon.ReconConfig reconConfig(ReadableConfig conf) {
         return io.streamledger.operators.recon.ReconConfig.of(
                 conf.get(RECON_WINDOW), conf.get(RECON_ALLOWED_LATENESS), conf.get(PROJECTION_SLA));

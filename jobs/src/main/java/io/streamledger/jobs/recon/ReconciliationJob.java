@@ -14,11 +14,13 @@ import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.operators.recon.PositionLookup;
 import io.streamledger.operators.recon.ReconBatch;
+import io.streamledger.operators.recon.ReconConfig;
 import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.operators.recon.ReconEvents;
 import io.streamledger.operators.recon.ReconState;
 import io.streamledger.operators.recon.Reconciliation;
 import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.Configuration;
@@ -31,15 +33,18 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The reconciliation job (AP14/AP15): fills from the Execution stream and trading postings +
  * securities authorities from the Ledger stream, reconciled per tenant and declared event-time
  * window; each window closes into an IDX13 batch (version-guarded) and IDX14/IDX15 breaks
- * (create-once), so restarting a window's batch is idempotent. Late records and unreadable source
+ * (create-once), so restarting a window's batch is idempotent. With the Orders stream, the order ↔
+ * fill check (CS04) adds its findings to the same windows. Late records and unreadable source
  * records go to the dead-letter table. Sources and every sink are arguments ({@link Sinks}).
  */
 public final class ReconciliationJob {
 
     public static final String ROLE_EXECUTION = "recon-execution";
     public static final String ROLE_LEDGER = "recon-ledger";
+    public static final String ROLE_ORDERS = "recon-orders";
     public static final String PARSE_EXECUTION_UID = "recon-parse-execution-v1";
     public static final String PARSE_LEDGER_UID = "recon-parse-ledger-v1";
+    public static final String PARSE_ORDERS_UID = "recon-parse-orders-v1";
     public static final String BATCH_SINK_UID = "recon-batch-sink-v1";
     public static final String BREAK_SINK_UID = "recon-break-sink-v1";
     public static final String LATE_SINK_UID = "recon-late-sink-v1";
@@ -74,18 +79,34 @@ public final class ReconciliationJob {
 
     private final RawChangeSource executionSource;
     private final RawChangeSource ledgerSource;
+    private final @Nullable RawChangeSource ordersSource;
     private final Sinks sinks;
     private final PositionLookup positions;
     private final ReadableConfig conf;
 
+    /** Fill ↔ ledger ↔ projection only (no Orders stream: no order ↔ fill check). */
     public ReconciliationJob(
             RawChangeSource executionSource,
             RawChangeSource ledgerSource,
             Sinks sinks,
             PositionLookup positions,
             ReadableConfig conf) {
+        this(executionSource, ledgerSource, null, sinks, positions, conf);
+    }
+
+    /**
+     * @param ordersSource the Orders table's changes for the order ↔ fill check (CS04), or null
+     */
+    public ReconciliationJob(
+            RawChangeSource executionSource,
+            RawChangeSource ledgerSource,
+            @Nullable RawChangeSource ordersSource,
+            Sinks sinks,
+            PositionLookup positions,
+            ReadableConfig conf) {
         this.executionSource = executionSource;
         this.ledgerSource = ledgerSource;
+        this.ordersSource = ordersSource;
         this.sinks = sinks;
         this.positions = positions;
         this.conf = conf;
@@ -121,21 +142,48 @@ public final class ReconciliationJob {
                                 ReconState.EVENT)
                         .uid(PARSE_LEDGER_UID)
                         .name("reconciliation: parse ledger");
-        Reconciliation.Streams reconciled =
-                Reconciliation.apply(
+        ReconConfig config = ReconOptions.reconConfig(conf);
+        DataStream<ReconEvent> timedFills =
+                Reconciliation.withBusinessTime(
+                        fills,
+                        ReconState.FILL_TIMESTAMPS_UID,
+                        conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                        conf.get(ReconOptions.RECON_IDLENESS));
+        DataStream<ReconEvent> windowInput =
+                timedFills.union(
                         Reconciliation.withBusinessTime(
-                                        fills,
-                                        ReconState.FILL_TIMESTAMPS_UID,
-                                        conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
-                                        conf.get(ReconOptions.RECON_IDLENESS))
-                                .union(
-                                        Reconciliation.withBusinessTime(
-                                                ledger,
-                                                ReconState.LEDGER_TIMESTAMPS_UID,
-                                                conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
-                                                conf.get(ReconOptions.RECON_IDLENESS))),
-                        ReconOptions.reconConfig(conf),
-                        positions);
+                                ledger,
+                                ReconState.LEDGER_TIMESTAMPS_UID,
+                                conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                                conf.get(ReconOptions.RECON_IDLENESS)));
+        DataStream<SourceDeadLetter> deadLetters =
+                fills.getSideOutput(SourceTypes.DEAD_LETTERS)
+                        .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS));
+        if (ordersSource != null) {
+            SingleOutputStreamOperator<ReconEvent> orders =
+                    ordersSource
+                            .open(env)
+                            .process(
+                                    new ParseChanges<>(
+                                            naming.physicalName(Tables.ORDERS),
+                                            conf.get(JobOptions.KINESIS_PAYLOAD),
+                                            new OrdersMapper()),
+                                    ReconState.EVENT)
+                            .uid(PARSE_ORDERS_UID)
+                            .name("reconciliation: parse orders");
+            DataStream<ReconEvent> timedOrders =
+                    Reconciliation.withBusinessTime(
+                            orders,
+                            ReconState.ORDER_TIMESTAMPS_UID,
+                            conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
+                            conf.get(ReconOptions.RECON_IDLENESS));
+            windowInput =
+                    windowInput.union(
+                            Reconciliation.orderFillFindings(
+                                    timedOrders.union(timedFills), config));
+            deadLetters = deadLetters.union(orders.getSideOutput(SourceTypes.DEAD_LETTERS));
+        }
+        Reconciliation.Streams reconciled = Reconciliation.apply(windowInput, config, positions);
         SingleOutputStreamOperator<ReconBatch> batches = reconciled.batches();
         DataStream<BreakRecord> breaks = batches.getSideOutput(ReconState.BREAKS);
         batches.sinkTo(sinks.batches()).uid(BATCH_SINK_UID).name("reconciliation: batches (IDX13)");
@@ -146,9 +194,6 @@ public final class ReconciliationJob {
         late.sinkTo(sinks.late())
                 .uid(LATE_SINK_UID)
                 .name("reconciliation: late records (dead-letter table)");
-        DataStream<SourceDeadLetter> deadLetters =
-                fills.getSideOutput(SourceTypes.DEAD_LETTERS)
-                        .union(ledger.getSideOutput(SourceTypes.DEAD_LETTERS));
         deadLetters
                 .sinkTo(sinks.deadLetters())
                 .uid(DEAD_LETTER_SINK_UID)
@@ -177,6 +222,12 @@ public final class ReconciliationJob {
                                 conf.get(JobOptions.PORTFOLIO_NAMESPACE_VERSION)));
     }
 
+    /** The Orders stream's source when {@code conf} names it, else null (no order ↔ fill check). */
+    public static @Nullable RawChangeSource ordersSource(ReadableConfig conf) {
+        String arn = conf.getOptional(ReconOptions.ORDERS_STREAM_ARN).orElse(null);
+        return arn == null ? null : ChangeSources.fromConfig(reading(conf, arn), ROLE_ORDERS);
+    }
+
     /** A copy of {@code conf} reading {@code streamArn}. */
     public static Configuration reading(ReadableConfig conf, String streamArn) {
         Configuration c = new Configuration((Configuration) conf);
@@ -194,6 +245,7 @@ public final class ReconciliationJob {
                         ChangeSources.fromConfig(
                                 reading(conf, conf.get(ReconOptions.LEDGER_STREAM_ARN)),
                                 ROLE_LEDGER),
+                        ordersSource(conf),
                         Sinks.dynamoDb(conf),
                         positions(conf),
                         conf)
@@ -207,6 +259,15 @@ public final class ReconciliationJob {
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
             return ReconEvents.fromExecution(change);
+        }
+    }
+
+    static final class OrdersMapper implements RecordMapper<ReconEvent> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Optional<ReconEvent> fromChange(ChangeRecord change) {
+            return ReconEvents.fromOrders(change);
         }
     }
 

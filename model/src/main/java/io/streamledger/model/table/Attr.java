@@ -84,6 +84,9 @@ public final class Attr {
     public static final String ACCOUNT = "account";
     public static final String CREATED_AT = "createdAt";
 
+    /** The order version a trade's admission wrote (trade item, CS04): its order ↔ fill link. */
+    public static final String ORDER_VERSION = "orderVersion";
+
     /**
      * Per-client-account execution sequence: the counter item's value, the trade item's and the
      * TradeExecuted payload's stamp (1 for an account's first fill; absent on older fills).

@@ -1,6 +1,5 @@
 package io.streamledger.operators.recon;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -53,13 +52,11 @@ public final class PositionReads extends RichAsyncFunction<ReconWindowResult, Re
                                 out.completeExceptionally(error);
                                 return;
                             }
-                            r.viewVersions = new long[n];
-                            r.viewQuantities = new BigDecimal[n];
+                            PositionView[] views = new PositionView[n];
                             for (int i = 0; i < n; i++) {
-                                PositionView v = reads[i].join();
-                                r.viewVersions[i] = v == null ? -1 : v.sourceVersion();
-                                r.viewQuantities[i] = v == null ? null : v.quantity();
+                                views[i] = reads[i].join();
                             }
+                            r.attach(views);
                             out.complete(List.of(r));
                         });
     }

@@ -4,18 +4,24 @@ import java.util.Objects;
 import javax.annotation.Nullable;
 
 /**
- * One input of the reconciliation window (AP14): exactly one of a fill (Execution IDX04 trade
- * item), a trading ledger posting (IDX10, written by the posting job) or a securities authority
- * version (IDX11), as a typed fact with exact amounts. {@code eventTimeMillis} is business time
- * (fill executedAt, posting effectiveAt, authority updatedAt). A Flink POJO envelope so the window
- * state keeps an evolvable serializer.
+ * One input of the reconciliation (AP14): exactly one of a fill (Execution IDX04 trade item), a
+ * trading ledger posting (IDX10, written by the posting job), a securities authority version
+ * (IDX11), an order version (IDX01, input of the order ↔ fill check only) or an order ↔ fill
+ * finding of that check (into the window of its subject), as a typed fact with exact amounts.
+ * {@code eventTimeMillis} is business time (fill executedAt, posting effectiveAt, authority and
+ * order updatedAt, a finding's subject time). A Flink POJO envelope so the window state keeps an
+ * evolvable serializer.
  */
 public class ReconEvent {
 
     public enum Kind {
         FILL,
         POSTING,
-        AUTHORITY
+        AUTHORITY,
+        ORDER,
+        ORDER_FILL,
+        /** A record that came after its window closed, listed by the next batch revision. */
+        LATE
     }
 
     public Kind kind;
@@ -25,6 +31,19 @@ public class ReconEvent {
     public @Nullable FillFact fill;
     public @Nullable PostingFact posting;
     public @Nullable AuthorityFact authority;
+    public @Nullable OrderFact order;
+    public @Nullable OrderFillFinding finding;
+
+    /** For {@link Kind#LATE}: the late record's subject and business time. */
+    public @Nullable String lateSubject;
+
+    public long lateEventTimeMillis;
+
+    /** The order a fill or an order version belongs to (null for other kinds). */
+    public @Nullable String orderId;
+
+    /** A fill's order version (the version its admission wrote) or an order's version; else 0. */
+    public long orderVersion;
 
     public ReconEvent() {}
 
@@ -43,6 +62,37 @@ public class ReconEvent {
     public static ReconEvent of(String tenant, long eventTimeMillis, AuthorityFact authority) {
         ReconEvent e = envelope(Kind.AUTHORITY, tenant, eventTimeMillis);
         e.authority = Objects.requireNonNull(authority);
+        return e;
+    }
+
+    /** A fill that names its order and the order version its admission wrote (CS04). */
+    public static ReconEvent of(
+            String tenant, long eventTimeMillis, FillFact fill, String orderId, long orderVersion) {
+        ReconEvent e = of(tenant, eventTimeMillis, fill);
+        e.orderId = Objects.requireNonNull(orderId);
+        e.orderVersion = orderVersion;
+        return e;
+    }
+
+    public static ReconEvent of(String tenant, long eventTimeMillis, OrderFact order) {
+        ReconEvent e = envelope(Kind.ORDER, tenant, eventTimeMillis);
+        e.order = Objects.requireNonNull(order);
+        e.orderId = order.orderId();
+        e.orderVersion = order.version();
+        return e;
+    }
+
+    public static ReconEvent of(String tenant, long eventTimeMillis, OrderFillFinding finding) {
+        ReconEvent e = envelope(Kind.ORDER_FILL, tenant, eventTimeMillis);
+        e.finding = Objects.requireNonNull(finding);
+        return e;
+    }
+
+    /** A marker of {@code late}, placed at {@code atMillis} (a window still open). */
+    public static ReconEvent lateMarker(ReconEvent late, long atMillis) {
+        ReconEvent e = envelope(Kind.LATE, late.tenant, atMillis);
+        e.lateSubject = late.kind + ":" + late.subject();
+        e.lateEventTimeMillis = late.eventTimeMillis;
         return e;
     }
 
@@ -69,23 +119,48 @@ public class ReconEvent {
         return Objects.requireNonNull(authority, "not an authority");
     }
 
-    /** The account the fact belongs to. */
+    /** The order version; only for {@link Kind#ORDER}. */
+    public OrderFact order() {
+        return Objects.requireNonNull(order, "not an order");
+    }
+
+    /** The order ↔ fill finding; only for {@link Kind#ORDER_FILL}. */
+    public OrderFillFinding finding() {
+        return Objects.requireNonNull(finding, "not an order/fill finding");
+    }
+
+    /** The account the fact belongs to (a finding names its subject instead). */
     public String account() {
         return switch (kind) {
             case FILL -> fill().account();
             case POSTING -> posting().account();
             case AUTHORITY -> authority().account();
+            case ORDER -> order().account();
+            case ORDER_FILL -> finding().subject;
+            case LATE -> lateSubject;
+        };
+    }
+
+    /** What the record is about, e.g. {@code trade:o1:f1} (dead letters, logs). */
+    public String subject() {
+        return switch (kind) {
+            case FILL -> "trade:" + fill().tradeId();
+            case POSTING -> "txn:" + posting().txnId() + "#" + posting().line();
+            case AUTHORITY ->
+                    "authority:"
+                            + authority().account()
+                            + "/"
+                            + authority().asset()
+                            + "@"
+                            + authority().version();
+            case ORDER -> "order:" + order().orderId() + "@" + order().version();
+            case ORDER_FILL -> "finding:" + finding().breakId();
+            case LATE -> "late:" + lateSubject;
         };
     }
 
     @Override
     public String toString() {
-        String id =
-                switch (kind) {
-                    case FILL -> fill().tradeId();
-                    case POSTING -> posting().txnId();
-                    case AUTHORITY -> authority().account() + "/" + authority().asset();
-                };
-        return kind + " " + tenant + " " + id + " @" + eventTimeMillis;
+        return kind + " " + tenant + " " + subject() + " @" + eventTimeMillis;
     }
 }

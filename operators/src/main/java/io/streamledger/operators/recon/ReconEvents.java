@@ -15,10 +15,12 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * Maps change records to reconciliation inputs (AP14): Execution trade items (IDX04) → FILL; Ledger
- * postings written by the posting job (IDX10 with a {@code role}) → POSTING; Ledger securities
- * authorities (IDX11 AUTH#SEC#) → AUTHORITY. Removals and everything else are skipped; an
- * unreadable item is an {@link IllegalArgumentException} (dead-lettered by the source).
+ * Maps change records and exported items to reconciliation inputs (AP14): Execution trade items
+ * (IDX04) → FILL; Ledger postings written by the posting job (IDX10 with a {@code role}) → POSTING;
+ * Ledger securities authorities (IDX11 AUTH#SEC#) → AUTHORITY; Orders order items (IDX01) → ORDER.
+ * Removals and everything else are skipped; an unreadable item is an {@link
+ * IllegalArgumentException} (dead-lettered by the source). The item mappers are the ones both the
+ * streaming job and {@code reconcile --from-export} use.
  */
 public final class ReconEvents {
 
@@ -35,6 +37,19 @@ public final class ReconEvents {
         if (i == null) {
             throw new IllegalArgumentException("trade change " + c.eventId() + " has no new image");
         }
+        return Optional.of(fromTradeItem(i));
+    }
+
+    /** An Execution table item (change image or export line): a trade → FILL, else empty. */
+    public static Optional<ReconEvent> fromExecutionItem(Map<String, AttributeValue> item) {
+        String sk = sortKey(item);
+        if (sk == null || !sk.startsWith(KeyPaths.IDX04_SK.literalPrefix())) {
+            return Optional.empty();
+        }
+        return Optional.of(fromTradeItem(item));
+    }
+
+    private static ReconEvent fromTradeItem(Map<String, AttributeValue> i) {
         FillFact fill =
                 new FillFact(
                         str(i, "tradeId"),
@@ -45,10 +60,48 @@ public final class ReconEvents {
                         num(i, Attr.PRICE),
                         str(i, Attr.CURRENCY),
                         i.containsKey("fee") ? num(i, "fee") : null);
-        ReconEvent e =
+        long at = Instant.parse(str(i, "executedAt")).toEpochMilli();
+        String orderId = opt(i, Attr.ORDER_ID);
+        long orderVersion =
+                i.containsKey(Attr.ORDER_VERSION) ? num(i, Attr.ORDER_VERSION).longValueExact() : 0;
+        return orderId == null
+                ? ReconEvent.of(str(i, "tenant"), at, fill)
+                : ReconEvent.of(str(i, "tenant"), at, fill, orderId, orderVersion);
+    }
+
+    /** Orders table changes: every committed version of an order item (IDX01) → ORDER. */
+    public static Optional<ReconEvent> fromOrders(ChangeRecord c) {
+        if (c.operation() == Operation.REMOVE || c.newImage() == null) {
+            return Optional.empty();
+        }
+        return fromOrderItem(c.stringKey(Attr.SK), c.newImage());
+    }
+
+    /** An exported Orders table item: an order → ORDER, else empty. */
+    public static Optional<ReconEvent> fromOrderItem(Map<String, AttributeValue> item) {
+        return fromOrderItem(sortKey(item), item);
+    }
+
+    private static Optional<ReconEvent> fromOrderItem(
+            @Nullable String sk, Map<String, AttributeValue> i) {
+        if (sk == null || !KeyPaths.IDX01_SK.pattern().equals(sk)) {
+            return Optional.empty();
+        }
+        OrderFact order =
+                new OrderFact(
+                        str(i, Attr.ORDER_ID),
+                        str(i, Attr.ACCOUNT),
+                        str(i, Attr.SYMBOL),
+                        num(i, Attr.QUANTITY),
+                        num(i, Attr.FILLED_QUANTITY),
+                        num(i, Attr.VERSION).longValueExact(),
+                        str(i, Attr.STATUS));
+        String at = opt(i, "updatedAt");
+        return Optional.of(
                 ReconEvent.of(
-                        str(i, "tenant"), Instant.parse(str(i, "executedAt")).toEpochMilli(), fill);
-        return Optional.of(e);
+                        str(i, "tenant"),
+                        Instant.parse(at != null ? at : str(i, Attr.CREATED_AT)).toEpochMilli(),
+                        order));
     }
 
     public static Optional<ReconEvent> fromLedger(ChangeRecord c) {
@@ -56,10 +109,29 @@ public final class ReconEvents {
         if (sk == null || c.operation() == Operation.REMOVE || c.newImage() == null) {
             return Optional.empty();
         }
-        Map<String, AttributeValue> i = c.newImage();
-        if (LedgerSchema.isPosting(sk)
-                && c.operation() == Operation.INSERT
-                && i.containsKey(LedgerSchema.ROLE)) {
+        if (LedgerSchema.isPosting(sk) && c.operation() != Operation.INSERT) {
+            return Optional.empty(); // postings are immutable: only their INSERT is a fact
+        }
+        return fromLedgerItem(sk, c.newImage(), c.approximateCreationDateTime());
+    }
+
+    /**
+     * An exported Ledger table item: a trading posting → POSTING, a securities authority →
+     * AUTHORITY, else empty; {@code fallbackTime} stamps an authority without {@code updatedAt}.
+     */
+    public static Optional<ReconEvent> fromLedgerItem(
+            Map<String, AttributeValue> item, Instant fallbackTime) {
+        String sk = sortKey(item);
+        return sk == null ? Optional.empty() : fromLedgerItem(sk, item, fallbackTime);
+    }
+
+    private static @Nullable String sortKey(Map<String, AttributeValue> item) {
+        return item.get(Attr.SK) instanceof AttributeValue.S s ? s.value() : null;
+    }
+
+    private static Optional<ReconEvent> fromLedgerItem(
+            String sk, Map<String, AttributeValue> i, Instant fallbackTime) {
+        if (LedgerSchema.isPosting(sk) && i.containsKey(LedgerSchema.ROLE)) {
             PostingFact posting =
                     new PostingFact(
                             str(i, LedgerSchema.TXN_ID),
@@ -92,7 +164,7 @@ public final class ReconEvents {
                             str(i, LedgerSchema.TENANT),
                             at != null
                                     ? Instant.parse(at).toEpochMilli()
-                                    : c.approximateCreationDateTime().toEpochMilli(),
+                                    : fallbackTime.toEpochMilli(),
                             authority);
             return Optional.of(e);
         }

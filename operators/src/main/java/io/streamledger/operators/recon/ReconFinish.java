@@ -121,6 +121,17 @@ public final class ReconFinish extends ProcessFunction<ReconWindowResult, ReconB
                     .put("source." + k + ".last", Instant.ofEpochMilli(r.sourceLastMillis[i]));
         }
         manifest.put("positions.checked", r.authorities.length);
+        manifest.put("orderFill.breaks", r.orderFillBreaks);
+        String[] late = r.lateRecords == null ? new String[0] : r.lateRecords;
+        if (late.length > 0) {
+            manifest.put("late.count", late.length);
+            manifest.put(
+                    "late.records",
+                    String.join(
+                            ";",
+                            java.util.Arrays.asList(late)
+                                    .subList(0, Math.min(late.length, ReconState.LATE_LISTED))));
+        }
         manifest.put("positions.laggingWithinSla", lagging);
         StringBuilder versions = new StringBuilder();
         for (ReconEvent ae : r.authorities) {

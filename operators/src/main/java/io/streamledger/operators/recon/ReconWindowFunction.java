@@ -66,6 +66,28 @@ public final class ReconWindowFunction
             Iterable<ReconEvent> events,
             Collector<ReconWindowResult> out) {
         TimeWindow w = ctx.window();
+        out.collect(
+                fire(
+                        tenant,
+                        w,
+                        events,
+                        BatchTrigger.closing(
+                                w, ctx.currentWatermark(), config.allowedLatenessMillis()),
+                        ctx.currentProcessingTime(),
+                        config));
+    }
+
+    /**
+     * One firing of tenant's window {@code w} over {@code events}: the streaming window and the
+     * export reconciliation both call this, so both apply the very same guards.
+     */
+    public static ReconWindowResult fire(
+            String tenant,
+            TimeWindow w,
+            Iterable<ReconEvent> events,
+            boolean closing,
+            long firedAtMillis,
+            ReconConfig config) {
         WindowInputs in = WindowInputs.read(events);
         ReconWindowResult r = new ReconWindowResult();
         r.tenant = tenant;
@@ -74,8 +96,8 @@ public final class ReconWindowFunction
         r.windowEndMillis = w.getEnd();
         r.maxTimestampMillis = w.maxTimestamp();
         r.records = in.records;
-        r.closing = BatchTrigger.closing(w, ctx.currentWatermark(), config.allowedLatenessMillis());
-        r.firedAtMillis = ctx.currentProcessingTime();
+        r.closing = closing;
+        r.firedAtMillis = firedAtMillis;
         int k = in.sources.size();
         r.sourceKinds = new String[k];
         r.sourceCounts = new long[k];
@@ -90,9 +112,24 @@ public final class ReconWindowFunction
             i++;
         }
         r.controlTotals = in.totals.json();
-        r.ledgerBreaks = ledgerGuards(tenant, r.batchId, w, in).toArray(BreakRecord[]::new);
+        List<BreakRecord> found = new ArrayList<>(ledgerGuards(tenant, r.batchId, w, in, config));
+        for (OrderFillFinding f : in.orderFindings.values()) {
+            found.add(
+                    recon(
+                            f.reason(),
+                            tenant,
+                            r.batchId,
+                            w.getStart(),
+                            w.getEnd(),
+                            f.subject,
+                            f.evidence(),
+                            (Object[]) f.idParts));
+        }
+        r.ledgerBreaks = found.toArray(BreakRecord[]::new);
+        r.orderFillBreaks = in.orderFindings.size();
+        r.lateRecords = in.late.toArray(String[]::new);
         r.authorities = in.lastAuthority.values().toArray(ReconEvent[]::new);
-        out.collect(r);
+        return r;
     }
 
     /** The window's records, deduplicated: fills by trade, postings by txn line, last authority. */
@@ -100,6 +137,8 @@ public final class ReconWindowFunction
         final Map<String, ReconEvent> fills = new TreeMap<>();
         final Map<String, List<PostingFact>> txns = new TreeMap<>();
         final Map<String, ReconEvent> lastAuthority = new TreeMap<>();
+        final Map<String, OrderFillFinding> orderFindings = new TreeMap<>();
+        final java.util.TreeSet<String> late = new java.util.TreeSet<>();
         final Map<String, long[]> sources = new TreeMap<>(); // kind -> count, first, last
         final Totals totals = new Totals();
         long records;
@@ -108,6 +147,14 @@ public final class ReconWindowFunction
             WindowInputs in = new WindowInputs();
             for (ReconEvent e : events) {
                 in.records++;
+                if (e.kind == ReconEvent.Kind.ORDER_FILL) {
+                    in.orderFindings.putIfAbsent(e.finding().breakId(), e.finding());
+                    continue; // a check's verdict, not a source record
+                }
+                if (e.kind == ReconEvent.Kind.LATE) {
+                    in.late.add(e.lateSubject + "@" + Instant.ofEpochMilli(e.lateEventTimeMillis));
+                    continue; // dead-lettered; listed by this revision
+                }
                 long[] s =
                         in.sources.computeIfAbsent(
                                 e.kind.name(), k -> new long[] {0, Long.MAX_VALUE, Long.MIN_VALUE});
@@ -138,6 +185,9 @@ public final class ReconWindowFunction
                             in.lastAuthority.put(k, e);
                         }
                     }
+                    case ORDER,
+                            ORDER_FILL,
+                            LATE -> {} // order versions feed the order <-> fill check
                 }
             }
             in.totals.txns = in.txns.size();
@@ -146,8 +196,8 @@ public final class ReconWindowFunction
     }
 
     /** Fill ↔ ledger guards: MISSING_LEDGER_TXN, AMOUNT_MISMATCH, ORPHAN_LEDGER_TXN. */
-    private List<BreakRecord> ledgerGuards(
-            String tenant, String batchId, TimeWindow w, WindowInputs in) {
+    private static List<BreakRecord> ledgerGuards(
+            String tenant, String batchId, TimeWindow w, WindowInputs in, ReconConfig config) {
         List<BreakRecord> found = new ArrayList<>();
         Map<String, String> fillTxn = new HashMap<>();
         for (ReconEvent fe : in.fills.values()) {
@@ -168,7 +218,7 @@ public final class ReconWindowFunction
                                 f.tradeId()));
                 continue;
             }
-            Expected x = expected(f);
+            Expected x = expectedMovement(f, config);
             BigDecimal cash = BigDecimal.ZERO;
             BigDecimal sec = BigDecimal.ZERO;
             for (PostingFact l : lines) {
@@ -224,6 +274,10 @@ public final class ReconWindowFunction
     record Expected(BigDecimal cash, BigDecimal securities) {}
 
     Expected expected(FillFact f) {
+        return expectedMovement(f, config);
+    }
+
+    static Expected expectedMovement(FillFact f, ReconConfig config) {
         BigDecimal qty = f.quantity();
         BigDecimal consideration =
                 config.rounding().consideration(f.price(), qty, f.currency()).rounded().amount();

@@ -35,8 +35,14 @@ public class ReconWindowResult {
     /** Exact control totals (JSON). */
     public String controlTotals;
 
-    /** Fill ↔ ledger breaks of this firing. */
+    /** Fill ↔ ledger and order ↔ fill breaks of this firing. */
     public BreakRecord[] ledgerBreaks;
+
+    /** How many of {@link #ledgerBreaks} the order ↔ fill check found. */
+    public int orderFillBreaks;
+
+    /** Records that came after their own window closed, dead-lettered, listed here. */
+    public String[] lateRecords;
 
     /** The last version of each securities authority in the window, in key order. */
     public ReconEvent[] authorities;
@@ -48,6 +54,18 @@ public class ReconWindowResult {
     public BigDecimal[] viewQuantities;
 
     public ReconWindowResult() {}
+
+    /** Attaches the Portfolio rows read for {@link #authorities}, in their order (null: no row). */
+    public void attach(PositionView[] views) {
+        int n = authorities.length;
+        viewVersions = new long[n];
+        viewQuantities = new BigDecimal[n];
+        for (int i = 0; i < n; i++) {
+            PositionView v = views[i];
+            viewVersions[i] = v == null ? -1 : v.sourceVersion();
+            viewQuantities[i] = v == null ? null : v.quantity();
+        }
+    }
 
     /** The Portfolio row read for authority {@code i}, or null. */
     PositionView view(int i) {

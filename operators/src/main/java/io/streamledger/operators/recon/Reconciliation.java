@@ -8,7 +8,6 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
-import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
 
 /**
  * Wires the windowed reconciliation (AP14/AP15): business-time timestamps and watermarks, keyed by
@@ -35,6 +34,23 @@ public final class Reconciliation {
     }
 
     /**
+     * The order ↔ fill check ({@link OrderFillCheck}) over order versions and fills already passed
+     * through {@link #withBusinessTime}; its findings join the window input of {@link #apply}.
+     */
+    public static DataStream<ReconEvent> orderFillFindings(
+            DataStream<ReconEvent> ordersAndFills, ReconConfig config) {
+        KeySelector<ReconEvent, String> byOrder = OrderFillCheck::key;
+        return ordersAndFills
+                .filter(OrderFillCheck::isInput)
+                .uid(ReconState.ORDER_FILL_FILTER_UID)
+                .name("reconciliation: order versions and fills")
+                .keyBy(byOrder, Types.STRING)
+                .process(new OrderFillCheck(config), ReconState.EVENT)
+                .uid(ReconState.ORDER_FILL_UID)
+                .name(ReconState.ORDER_FILL_NAME);
+    }
+
+    /**
      * Batches on the main output, breaks on {@link ReconState#BREAKS}, records later than the
      * allowed lateness on {@code late}.
      */
@@ -51,11 +67,14 @@ public final class Reconciliation {
     public static Streams apply(
             DataStream<ReconEvent> events, ReconConfig config, PositionLookup positions) {
         KeySelector<ReconEvent, String> byTenant = e -> e.tenant;
-        SingleOutputStreamOperator<ReconWindowResult> fired =
+        SingleOutputStreamOperator<ReconEvent> routed =
                 events.keyBy(byTenant, Types.STRING)
-                        .window(
-                                TumblingEventTimeWindows.of(
-                                        Duration.ofMillis(config.windowMillis())))
+                        .process(new LateRecordRouting(config), ReconState.EVENT)
+                        .uid(ReconState.LATE_ROUTING_UID)
+                        .name("reconciliation: late records into the next batch revision");
+        SingleOutputStreamOperator<ReconWindowResult> fired =
+                routed.keyBy(byTenant, Types.STRING)
+                        .window(new BusinessTimeWindows(config.windowMillis()))
                         .allowedLateness(Duration.ofMillis(config.allowedLatenessMillis()))
                         .trigger(new BatchTrigger(config.allowedLatenessMillis()))
                         .sideOutputLateData(ReconState.LATE)
@@ -75,6 +94,8 @@ public final class Reconciliation {
                         .process(new ReconFinish(config), ReconState.BATCH)
                         .uid(ReconState.FINISH_UID)
                         .name(ReconState.FINISH_NAME);
-        return new Streams(batches, fired.getSideOutput(ReconState.LATE));
+        return new Streams(
+                batches,
+                routed.getSideOutput(ReconState.LATE).union(fired.getSideOutput(ReconState.LATE)));
     }
 }

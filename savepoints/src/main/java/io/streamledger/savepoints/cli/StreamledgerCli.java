@@ -12,12 +12,13 @@ import picocli.CommandLine.Option;
 
 /**
  * Entry point of the recovery runbook tools (CS09): {@code backfill
- * plan|export|bootstrap|catchup|verify|cutover|retire} and {@code savepoint inspect PATH}.
+ * plan|export|bootstrap|catchup|verify|cutover|retire}, {@code savepoint inspect PATH} and {@code
+ * reconcile --from-export DIR} (AP14 from exports).
  */
 @Command(
         name = "streamledger",
         mixinStandardHelpOptions = true,
-        subcommands = {BackfillCommand.class, SavepointCommand.class},
+        subcommands = {BackfillCommand.class, SavepointCommand.class, ReconcileCommand.class},
         description = "Projection rebuild from a DynamoDB export (seed CS09).")
 public final class StreamledgerCli {
 

@@ -4,8 +4,10 @@ import io.streamledger.aws.error.CancellationCode;
 import io.streamledger.aws.error.DynamoDbErrorClassifier;
 import io.streamledger.operators.posting.PostingTransactionPlan;
 import java.util.List;
+import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 
 /**
  * What a failed posting transaction means (AP09/AP10), the one seam onto the aws module's error
@@ -62,6 +64,60 @@ public final class PostingErrors {
             }
         }
         return retryable(t) ? Verdict.RETRY : Verdict.FATAL;
+    }
+
+    /**
+     * The cause of a failed attempt that is retried (a {@link Verdict#COUNTER_CONFLICT} or {@link
+     * Verdict#RETRY}).
+     *
+     * @param tx the attempted transaction, null when the counter read failed
+     * @param countersCached the attempt used remembered counters instead of a read
+     */
+    public static PostingRetryCause cause(
+            @Nullable PostingTransactionPlan tx, Throwable error, boolean countersCached) {
+        Throwable t = unwrap(error);
+        if (t instanceof CounterReadThrottled) {
+            return PostingRetryCause.THROTTLING;
+        }
+        if (t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()) {
+            PostingTransactionPlan.Item failed = failedItem(tx, tce.cancellationReasons());
+            if (failed instanceof PostingTransactionPlan.CounterWrite) {
+                return countersCached
+                        ? PostingRetryCause.COUNTER_CACHE_STALE
+                        : PostingRetryCause.COUNTER_VERSION;
+            }
+            if (failed instanceof PostingTransactionPlan.AuthorityAdd) {
+                return PostingRetryCause.AUTHORITY_VERSION;
+            }
+            if (tce.cancellationReasons().stream()
+                    .anyMatch(
+                            r ->
+                                    CancellationCode.of(r.code())
+                                            == CancellationCode.TRANSACTION_CONFLICT)) {
+                return PostingRetryCause.TRANSACTION_CONFLICT;
+            }
+        }
+        if (t instanceof TransactionConflictException) {
+            return PostingRetryCause.TRANSACTION_CONFLICT;
+        }
+        return DynamoDbErrorClassifier.throttlingReason(t) != null
+                ? PostingRetryCause.THROTTLING
+                : PostingRetryCause.OTHER;
+    }
+
+    /** The first item of {@code tx} whose condition failed; null when none (or no plan). */
+    @Nullable
+    public static PostingTransactionPlan.Item failedItem(
+            @Nullable PostingTransactionPlan tx, List<CancellationReason> reasons) {
+        if (tx == null) {
+            return null;
+        }
+        for (int i = 0; i < reasons.size() && i < tx.items().size(); i++) {
+            if (CancellationCode.conditionFailed(reasons, i)) {
+                return tx.items().get(i);
+            }
+        }
+        return null;
     }
 
     /** True for transient failures of a read or write (throttles, 5xx, I/O, timeouts). */

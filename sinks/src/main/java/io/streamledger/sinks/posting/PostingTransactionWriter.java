@@ -4,6 +4,7 @@ import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.aws.error.RecordFailurePolicy;
 import io.streamledger.aws.ledger.LedgerItemCodec;
 import io.streamledger.aws.metrics.ApTag;
+import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.aws.retry.Retrying;
 import io.streamledger.model.deadletter.DeadLetterReason;
@@ -25,6 +26,7 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,8 @@ import java.util.function.Supplier;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbAsyncClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -49,6 +53,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * Writes posting transactions (AP09 + AP10 + AP12) in lane order: the fills of one {@link
@@ -77,6 +82,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     /** The lane of the posting transaction and its counter reads (L10, AMP07). */
     private static final String AP = "AP10";
 
+    private static final Logger LOG = LoggerFactory.getLogger(PostingTransactionWriter.class);
+
     private final PostingSettings settings;
     private final PostingOutcomeListener listener;
     private final DynamoDbAsyncClient client;
@@ -89,6 +96,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
     private final Counter applied;
     private final Counter duplicates;
     private final Counter retries;
+    private final Map<PostingRetryCause, Counter> retriesByCause =
+            new EnumMap<>(PostingRetryCause.class);
+    private final DynamoDbMetricsRecorder recorder;
     private final Counter conflicts;
     private final Counter failures;
     private final Counter counterReads;
@@ -114,11 +124,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
             PostingSettings settings, PostingOutcomeListener listener, MetricGroup metrics) {
         this.settings = settings;
         this.listener = listener;
+        this.recorder = FlinkMetricsBackend.recorder(metrics);
         this.client =
-                settings.client()
-                        .buildAsyncClient(
-                                Math.max(8, settings.capacity()),
-                                FlinkMetricsBackend.recorder(metrics));
+                settings.client().buildAsyncClient(Math.max(8, settings.capacity()), recorder);
         this.backoff =
                 RetryPolicy.halfJitter(
                         settings.maxAttempts(),
@@ -131,6 +139,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         applied = g.counter("applied");
         duplicates = g.counter("duplicates");
         retries = g.counter("retries");
+        for (PostingRetryCause c : PostingRetryCause.values()) {
+            retriesByCause.put(c, g.counter(c.flinkCounter()));
+        }
         conflicts = g.counter("conflicts");
         failures = g.counter("failures");
         counterReads = g.counter("counterReads");
@@ -229,7 +240,11 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         YearMonth month = PostingTransactionPlan.month(plan.effectiveAt());
         List<String> accounts = PostingTransactionPlan.accounts(plan);
         AtomicReference<PostingTransactionPlan> planned = new AtomicReference<>();
-        return counters(plan.tenant(), accounts, month)
+        Map<String, PostingSequence.Counter> known =
+                counterCache.getAll(plan.tenant(), month, accounts);
+        return (known != null
+                        ? CompletableFuture.completedFuture(known)
+                        : counters(plan.tenant(), accounts, month))
                 .thenCompose(
                         counters -> {
                             PostingTransactionPlan tx = plan(fill, plan, counters);
@@ -255,13 +270,18 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                             }
                             // whatever happened, the remembered counters may be wrong now
                             counterCache.removeAll(plan.tenant(), month, accounts);
-                            return onError(fill, plan, planned.get(), n, error);
+                            return onError(fill, plan, planned.get(), known != null, n, error);
                         })
                 .thenCompose(f -> f);
     }
 
     private CompletableFuture<PostingOutcome> onError(
-            TradeFill fill, PostingPlan plan, PostingTransactionPlan tx, int n, Throwable error) {
+            TradeFill fill,
+            PostingPlan plan,
+            PostingTransactionPlan tx,
+            boolean countersCached,
+            int n,
+            Throwable error) {
         Throwable t = PostingErrors.unwrap(error);
         if (t instanceof PostingRejectedException rejection) {
             return reject(fill, rejection);
@@ -304,7 +324,23 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                     : CompletableFuture.failedFuture(t);
         }
         retries.inc();
-        long delay = backoff.delayMillis(n);
+        PostingRetryCause cause = PostingErrors.cause(tx, t, countersCached);
+        retriesByCause.get(cause).inc();
+        recorder.retry(AP, cause.metricName());
+        if (LOG.isDebugEnabled()) {
+            LOG.debug(
+                    "posting retry {} of event {} (lane {}, attempt {}): {} on {}",
+                    cause,
+                    fill.getEventId(),
+                    PostingLane.of(settings.rules().house(), fill),
+                    n,
+                    PostingErrors.describe(t),
+                    t instanceof TransactionCanceledException tce && tce.hasCancellationReasons()
+                            ? PostingErrors.failedItem(tx, tce.cancellationReasons())
+                            : null);
+        }
+        // a stale remembered counter is a finished write of another writer: re-read at once
+        long delay = cause == PostingRetryCause.COUNTER_CACHE_STALE ? 0 : backoff.delayMillis(n);
         return CompletableFuture.supplyAsync(
                         () -> null, CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS))
                 .thenCompose(x -> attempt(fill, plan, n + 1));
@@ -419,13 +455,9 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
         return LedgerItems.encode(tx, settings.ledgerTable(), settings.inboxTable());
     }
 
-    /** The counters of {@code accounts}: remembered ones if all are, else one consistent read. */
+    /** The counters of {@code accounts}, by one consistent read. */
     private CompletableFuture<Map<String, PostingSequence.Counter>> counters(
             String tenant, List<String> accounts, YearMonth month) {
-        Map<String, PostingSequence.Counter> known = counterCache.getAll(tenant, month, accounts);
-        if (known != null) {
-            return CompletableFuture.completedFuture(known);
-        }
         counterReads.inc();
         List<Map<String, AttributeValue>> keys = new ArrayList<>();
         for (String a : accounts) {

@@ -18,8 +18,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The local endpoint with DynamoDB Streams and the Ledger, Reconciliation (with its IDX15 GSI),
- * Execution and Portfolio tables under a unique prefix, for the ledger-check and reconciliation
- * ITCases.
+ * Execution, Orders and Portfolio tables under a unique prefix, for the ledger-check and
+ * reconciliation ITCases.
  */
 public final class ReconStack implements AutoCloseable {
 
@@ -29,22 +29,39 @@ public final class ReconStack implements AutoCloseable {
     public final TableNaming naming;
 
     public ReconStack(String prefix) {
+        this(prefix, null, 2);
+    }
+
+    /**
+     * With exports written below {@code exportRoot} (ExportTableToPointInTime) when not null, and
+     * {@code shards} stream shards per table (1: each stream delivers in write order).
+     */
+    public ReconStack(String prefix, java.nio.file.Path exportRoot, int shards) {
         this.prefix = prefix;
         this.naming = new TableNaming(prefix);
         this.endpoint =
                 LocalEndpoint.builder()
                         .port(0)
                         .streamFeatures(
-                                StreamFeatures.defaults()
-                                        .withStreams(
-                                                StreamsOptions.builder().shardsPerTable(2).build()))
+                                exports(
+                                        StreamFeatures.defaults()
+                                                .withStreams(
+                                                        StreamsOptions.builder()
+                                                                .shardsPerTable(shards)
+                                                                .build()),
+                                        exportRoot))
                         .build()
                         .start();
         this.ddb = JobOptions.dynamoDbClient(config()).buildSyncClient();
-        for (TableSpec spec : List.of(Tables.LEDGER, Tables.RECONCILIATION, Tables.EXECUTION)) {
+        for (TableSpec spec :
+                List.of(Tables.LEDGER, Tables.RECONCILIATION, Tables.EXECUTION, Tables.ORDERS)) {
             create(naming.physicalName(spec), spec);
         }
         create(naming.physicalName(Tables.PORTFOLIO, 1), Tables.PORTFOLIO);
+    }
+
+    private static StreamFeatures exports(StreamFeatures f, java.nio.file.Path exportRoot) {
+        return exportRoot == null ? f : f.withExportRoot(exportRoot);
     }
 
     public String table(TableSpec spec) {
@@ -72,6 +89,42 @@ public final class ReconStack implements AutoCloseable {
 
     public List<Map<String, AttributeValue>> scan(String table) {
         return LocalStack.scan(ddb, table);
+    }
+
+    /** Batch rows (IDX13) of the Reconciliation table by batchId. */
+    public Map<String, Map<String, AttributeValue>> batches() {
+        return scan(table(Tables.RECONCILIATION)).stream()
+                .filter(i -> i.get("SK").s().startsWith("BATCH#"))
+                .collect(java.util.stream.Collectors.toMap(i -> i.get("batchId").s(), i -> i));
+    }
+
+    /**
+     * Polls until every batch of {@code ids} is CLOSED and the table holds at least as many breaks
+     * as their breakCounts add up to; fails when the job ends or the timeout passes.
+     */
+    public void awaitClosed(
+            org.apache.flink.core.execution.JobClient job, List<String> ids, Duration timeout)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (job.getJobStatus().get().isGloballyTerminalState()) {
+                job.getJobExecutionResult().get();
+                throw new AssertionError("job ended early");
+            }
+            Map<String, Map<String, AttributeValue>> b = batches();
+            if (b.keySet().containsAll(ids)
+                    && ids.stream().allMatch(id -> "CLOSED".equals(b.get(id).get("state").s()))) {
+                long want =
+                        ids.stream()
+                                .mapToLong(id -> Long.parseLong(b.get(id).get("breakCount").n()))
+                                .sum();
+                if (breaks().size() >= want) {
+                    return;
+                }
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("batches so far: " + new java.util.TreeMap<>(batches()).keySet());
     }
 
     /** Break rows (IDX14) of the Reconciliation table. */
