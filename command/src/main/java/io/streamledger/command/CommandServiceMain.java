@@ -14,6 +14,7 @@ import io.streamledger.command.outbox.KinesisPublisher;
 import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import io.streamledger.model.ledger.HouseAccounts;
+import io.streamledger.model.table.TableNaming;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,7 +86,9 @@ public final class CommandServiceMain implements Callable<Integer> {
 
     @Option(
             names = "--create-tables",
-            description = "create missing tables from the model's TableSpecs")
+            description =
+                    "create missing tables from the model's TableSpecs, Portfolio_v1 and its"
+                            + " alias item (an existing alias is kept)")
     boolean createTables;
 
     @Option(
@@ -153,6 +156,7 @@ public final class CommandServiceMain implements Callable<Integer> {
         DynamoDbClient dynamo = dynamoClient(dynamodbEndpoint, region, metrics.dynamo());
         if (createTables) {
             TableProvisioner.createAll(dynamo, tablePrefix);
+            TableProvisioner.provisionLiveNamespace(dynamo, new TableNaming(tablePrefix));
         }
         ServiceConfig cfg =
                 ServiceConfig.defaults(tablePrefix)

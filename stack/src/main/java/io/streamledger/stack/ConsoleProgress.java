@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * Plain-console progress bar of the workload: one redrawn line on a terminal, a line every five
- * seconds otherwise; shows requests issued, admissions per route and when the first projection row
- * (AP07) became visible.
+ * seconds otherwise; shows requests issued, admissions per route (cancels included) and when the
+ * first projection row (AP07) became visible.
  */
 final class ConsoleProgress implements AutoCloseable {
 
@@ -69,7 +69,7 @@ final class ConsoleProgress implements AutoCloseable {
                                 (first - startNanos) / 1e9);
         return String.format(
                 Locale.ROOT,
-                "[%s%s] %3d%% %d/%d req (%.0f/s) | orders %d fills %d ledger %d | %s",
+                "[%s%s] %3d%% %d/%d req (%.0f/s) | orders %d fills %d cancels %d ledger %d | %s",
                 "#".repeat(filled),
                 ".".repeat(WIDTH - filled),
                 pct,
@@ -78,6 +78,7 @@ final class ConsoleProgress implements AutoCloseable {
                 generator.achievedRate(),
                 generator.routes.get(WorkloadGenerator.ROUTE_ORDER).admitted.sum(),
                 generator.routes.get(WorkloadGenerator.ROUTE_FILL).admitted.sum(),
+                generator.routes.get(WorkloadGenerator.ROUTE_CANCEL).admitted.sum(),
                 generator.routes.get(WorkloadGenerator.ROUTE_LEDGER).admitted.sum(),
                 firstRow);
     }

@@ -67,6 +67,20 @@ final class JobMetrics {
         return out;
     }
 
+    /** Whether every vertex of the job has all its subtasks RUNNING (not only scheduled). */
+    boolean allTasksRunning(JobID job) throws IOException, InterruptedException {
+        JsonNode vertices = get("/jobs/" + job).path("vertices");
+        if (vertices.isEmpty()) {
+            return false;
+        }
+        for (JsonNode v : vertices) {
+            if (!"RUNNING".equals(v.path("status").asText())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Metric ids look like {@code 0.<operator>.<group>.<name>}; ours have a known group. */
     static boolean isDomainMetric(String id) {
         String s = shortName(id);

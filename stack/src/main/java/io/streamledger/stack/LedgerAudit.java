@@ -1,12 +1,17 @@
 package io.streamledger.stack;
 
 import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.items.BatchItems;
 import io.streamledger.aws.items.BreakItems;
+import io.streamledger.aws.items.BreakView;
 import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.keys.KeyTime;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * Reads the stack's tables after a run and checks the ledger and view invariants the summary
  * reports: balanced transactions per currency/asset (CS11, AP10), one inbox receipt per posted fill
  * (AP09), Portfolio rows equal to the AP12 authorities they project (AP07/AP13), and the orders'
- * AP12 reservations by state.
+ * AP12 reservations by state, open AP15 breaks by age and AP14 batches by state.
  */
 final class LedgerAudit {
 
@@ -43,7 +48,9 @@ final class LedgerAudit {
             Map<String, Long> breaksByReason,
             Map<String, Long> deadLettersByReason,
             Map<String, Long> rejectedByReason,
-            Map<String, Long> reservationsByState) {
+            Map<String, Long> reservationsByState,
+            Map<String, Long> openBreaksByAge,
+            Map<String, Long> batchesByState) {
 
         boolean viewMatchesAuthority() {
             return authorities == portfolioRows && portfolioRowsBehind == 0;
@@ -119,9 +126,26 @@ final class LedgerAudit {
                         .filter(i -> i.get("SK").s().startsWith("TRADE#"))
                         .count();
         Map<String, Long> breaks = new java.util.TreeMap<>();
+        Map<String, Long> openByAge = new java.util.TreeMap<>();
+        Map<String, Long> batches = new java.util.TreeMap<>();
+        Instant now = Instant.now();
         for (var item : scan(services.table(Tables.RECONCILIATION))) {
             AttributeValue type = item.get(Attr.ENTITY_TYPE);
+            if (type != null && BatchItems.ENTITY.equals(type.s())) {
+                batches.merge(
+                        BatchItems.view(item).closed()
+                                ? BatchItems.STATE_CLOSED
+                                : BatchItems.STATE_PROVISIONAL,
+                        1L,
+                        Long::sum);
+            }
             if (type != null && BreakItems.ENTITY.equals(type.s())) {
+                BreakView v = BreakItems.view(item);
+                if (v.status().queued()) {
+                    Instant detected = KeyTime.parse(BreakItems.A_DETECTED, v.detectedAt());
+                    openByAge.merge(
+                            OpsLinks.ageBucket(Duration.between(detected, now)), 1L, Long::sum);
+                }
                 AttributeValue origin = item.get(BreakItems.A_ORIGIN);
                 AttributeValue reason = item.get(BreakItems.A_REASON);
                 breaks.merge(
@@ -160,7 +184,9 @@ final class LedgerAudit {
                 breaks,
                 deadLetters,
                 rejected,
-                reservations);
+                reservations,
+                OpsLinks.ordered(openByAge),
+                batches);
     }
 
     /** The named rule of a rejected record: its detail reads {@code CODE: message}. */

@@ -3,7 +3,6 @@ package io.streamledger.stack;
 import io.streamledger.command.CommandServiceMain;
 import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.model.table.TableNaming;
-import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
 import java.io.PrintStream;
 import java.net.URI;
@@ -17,9 +16,10 @@ import picocli.CommandLine.Option;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Creates every table of the model's TableSpecs (IDX01–IDX19; Portfolio at namespace version 1) at
- * a DynamoDB endpoint and writes the stream ARNs the jobs read as shell variables — the init step
- * of the docker compose session cluster, where {@code flink run} needs the ARNs.
+ * Creates every table of the model's TableSpecs (IDX01–IDX19; Portfolio at namespace version 1,
+ * named live by its alias item) at a DynamoDB endpoint and writes the stream ARNs the jobs read as
+ * shell variables — the init step of the docker compose session cluster, where {@code flink run}
+ * needs the ARNs.
  */
 @Command(
         name = "provision-tables",
@@ -43,14 +43,7 @@ public final class ProvisionTables implements Callable<Integer> {
     public Integer call() throws Exception {
         TableNaming naming = new TableNaming(prefix);
         try (DynamoDbClient ddb = CommandServiceMain.dynamoClient(endpoint, region)) {
-            for (TableSpec spec : Tables.all()) {
-                TableProvisioner.create(
-                        ddb,
-                        spec,
-                        spec == Tables.PORTFOLIO
-                                ? naming.physicalName(spec, 1)
-                                : naming.physicalName(spec));
-            }
+            TableProvisioner.createModelTables(ddb, naming);
             String lines =
                     "CONTEXT_STREAM_ARN="
                             + arn(ddb, naming.physicalName(Tables.CONTEXT))

@@ -183,6 +183,33 @@ public final class StackMain implements Callable<Integer> {
     Duration drainTimeout;
 
     @Option(
+            names = "--recon-window",
+            defaultValue = "10s",
+            converter = Converters.DurationConverter.class,
+            description =
+                    "AP14 reconciliation window size (event time; default: ${DEFAULT-VALUE}, short"
+                            + " enough for a 60 s demo to close batches; production: 15m)")
+    Duration reconWindow;
+
+    @Option(
+            names = "--recon-lateness",
+            defaultValue = "25s",
+            converter = Converters.DurationConverter.class,
+            description =
+                    "allowed lateness: a window's batch closes this long after its end; must cover"
+                            + " the fill-to-posting lag (default: ${DEFAULT-VALUE}; production: 5m)")
+    Duration reconLateness;
+
+    @Option(
+            names = "--recon-out-of-orderness",
+            defaultValue = "5s",
+            converter = Converters.DurationConverter.class,
+            description =
+                    "bounded out-of-orderness of business time in the reconciliation"
+                            + " (default: ${DEFAULT-VALUE}; production: 30s)")
+    Duration reconOutOfOrderness;
+
+    @Option(
             names = "--keep-running",
             description = "after the summary keep everything up until Ctrl-C (to browse the UI)")
     boolean keepRunning;
@@ -267,7 +294,9 @@ public final class StackMain implements Callable<Integer> {
             cluster.submitPosting(services.jobConfig(Tables.CONTEXT, true));
             cluster.submitProjection(services.jobConfig(Tables.LEDGER, false));
             cluster.submitLedgerCheck(services.streamsConfig(Tables.LEDGER));
-            cluster.submitReconciliation(services.reconConfig());
+            StackServices.ReconWindow window =
+                    new StackServices.ReconWindow(reconWindow, reconLateness, reconOutOfOrderness);
+            cluster.submitReconciliation(services.reconConfig(window));
             System.out.println("  Flink web UI       " + cluster.uiUrl());
             if (prometheusPort != null) {
                 System.out.println("  Prometheus         http://127.0.0.1:" + prometheusPort);
@@ -275,7 +304,14 @@ public final class StackMain implements Callable<Integer> {
             cluster.restoredFrom()
                     .forEach((role, p) -> System.out.println("  " + role + " restored from " + p));
             keys.forEach((t, k) -> System.out.println("  API key            " + t + " -> " + k));
+            System.out.println(
+                    "  ops (auditor) key  "
+                            + OpsLinks.auditorKey("<tenant>")
+                            + "  e.g. "
+                            + services.commandUrl()
+                            + "/v1/ops/breaks");
 
+            awaitTasksRunning(cluster);
             probe = new FreshnessProbe(services.ddb, services.portfolioTable(), 500);
             generator =
                     new WorkloadGenerator(
@@ -303,6 +339,7 @@ public final class StackMain implements Callable<Integer> {
                             services,
                             dataDir,
                             transport.name(),
+                            window,
                             launchMillis,
                             jvmStartNanos);
             System.out.println(summary.render());
@@ -351,6 +388,35 @@ public final class StackMain implements Callable<Integer> {
             // Ctrl-C path: the hook is waiting for us
         }
         return exit;
+    }
+
+    /**
+     * Starts the workload only once every job's tasks run: records admitted before the posting job
+     * reads would be posted long after their reconciliation window, as late records and breaks.
+     */
+    private void awaitTasksRunning(StackCluster cluster) throws InterruptedException {
+        JobMetrics rest = new JobMetrics(cluster.uiUrl());
+        long started = System.nanoTime();
+        long deadline = started + drainTimeout.toNanos();
+        while (System.nanoTime() < deadline && !interrupted.get()) {
+            boolean all = true;
+            for (var id : cluster.jobs().values()) {
+                try {
+                    all &= rest.allTasksRunning(id);
+                } catch (java.io.IOException e) {
+                    all = false; // the REST endpoint is not up yet
+                }
+            }
+            if (all) {
+                System.out.printf(
+                        Locale.ROOT,
+                        "  jobs running        after %.1f s; starting the workload%n",
+                        (System.nanoTime() - started) / 1e9);
+                return;
+            }
+            Thread.sleep(250);
+        }
+        System.out.println("  jobs not all running after --drain-timeout; starting the workload");
     }
 
     /** Waits until every admitted fill has its inbox receipt and the view equals the authority. */

@@ -119,6 +119,14 @@ final class StackServices implements AutoCloseable {
 
             ApiKeyAuthenticator.Builder keys = ApiKeyAuthenticator.builder();
             apiKeys.forEach(keys::key);
+            // read-only ops keys, so the summary's ops links can be followed
+            apiKeys.keySet()
+                    .forEach(
+                            t ->
+                                    keys.key(
+                                            t,
+                                            OpsLinks.auditorKey(t),
+                                            ApiKeyAuthenticator.Role.AUDITOR));
             ApiKeyAuthenticator auth = keys.build();
             ServiceConfig cfg = ServiceConfig.defaults("");
             // the service's own client records its calls per AP; the stack's probes stay out
@@ -168,13 +176,7 @@ final class StackServices implements AutoCloseable {
 
     /** Every table of the model; creating an existing one is a no-op, so a reused dir works. */
     private void createTables() {
-        for (TableSpec spec : Tables.all()) {
-            String name =
-                    spec == Tables.PORTFOLIO
-                            ? naming.physicalName(spec, 1)
-                            : naming.physicalName(spec);
-            TableProvisioner.create(ddb, spec, name);
-        }
+        TableProvisioner.createModelTables(ddb, naming);
     }
 
     String table(TableSpec spec) {
@@ -235,12 +237,18 @@ final class StackServices implements AutoCloseable {
         return c;
     }
 
+    /** The reconciliation job's declared window (AP14) as the run command sets it. */
+    record ReconWindow(Duration size, Duration allowedLateness, Duration outOfOrderness) {}
+
     /**
      * The reconciliation job's options: Execution, Ledger and Orders streams (DynamoDB Streams).
      */
-    Configuration reconConfig() {
+    Configuration reconConfig(ReconWindow window) {
         Configuration c = streamsConfig(Tables.LEDGER);
         c.removeConfig(JobOptions.SOURCE_TABLE);
+        c.set(ReconOptions.RECON_WINDOW, window.size());
+        c.set(ReconOptions.RECON_ALLOWED_LATENESS, window.allowedLateness());
+        c.set(ReconOptions.RECON_OUT_OF_ORDERNESS, window.outOfOrderness());
         c.set(ReconOptions.EXECUTION_STREAM_ARN, streamArn(Tables.EXECUTION));
         c.set(ReconOptions.LEDGER_STREAM_ARN, streamArn(Tables.LEDGER));
         c.set(ReconOptions.ORDERS_STREAM_ARN, streamArn(Tables.ORDERS));

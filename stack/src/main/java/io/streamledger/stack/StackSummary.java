@@ -2,13 +2,17 @@ package io.streamledger.stack;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.streamledger.aws.items.BatchItems;
 import io.streamledger.model.contract.AmplificationRow;
 import io.streamledger.model.contract.Contract;
 import io.streamledger.model.contract.ContractResources;
 import io.streamledger.sinks.posting.PostingRetryCause;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,8 +23,9 @@ import org.apache.flink.api.common.JobID;
 /**
  * The run's summary: admissions per route, per-job domain metrics (AP09/AP13 applied, duplicate,
  * stale, open gaps, gap breaks), the table audit (CS11 balance, AP07 view == AP12 authority),
- * freshness, consumed capacity per route beside the seed's AMP rows, and where things are. Rendered
- * as text and, for tests, as JSON.
+ * freshness, consumed capacity per route beside the seed's AMP rows, AP14 batches closed, open AP15
+ * breaks and AP18 repairs by age, the ops endpoints, and where things are. Rendered as text and,
+ * for tests, as JSON.
  */
 record StackSummary(
         String transport,
@@ -36,7 +41,10 @@ record StackSummary(
         Map<String, String> capacityModel,
         String workload,
         Map<String, String> restoredFrom,
-        Map<String, String> locations) {
+        Map<String, String> locations,
+        String reconWindow,
+        Map<String, Long> openRepairsByAge,
+        Map<String, String> opsLinks) {
 
     /** The seed's AMP rows each admission route is compared with. */
     static final Map<String, List<String>> ROUTE_AMP =
@@ -58,6 +66,7 @@ record StackSummary(
             StackServices services,
             Path dataDir,
             String transport,
+            StackServices.ReconWindow window,
             long launchEpochMillis,
             long jvmStartNanos) {
         Map<String, Map<String, Object>> routes = new LinkedHashMap<>();
@@ -120,6 +129,15 @@ record StackSummary(
         where.put("checkpoints", dataDir.resolve("checkpoints").toString());
         where.put("savepoints", dataDir.resolve("savepoints").toString());
         where.put("log", dataDir.resolve("stack.log").toString());
+        Map<String, Long> repairs;
+        try {
+            repairs = OpsLinks.repairsByAge(services.commandUrl(), services.apiKeys.keySet());
+        } catch (IOException e) {
+            throw new UncheckedIOException("the AP18 repair queue could not be read", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the repair queue", e);
+        }
         return new StackSummary(
                 transport,
                 routes,
@@ -140,7 +158,15 @@ record StackSummary(
                         g.achievedRate(),
                         g.targetRate()),
                 Map.copyOf(cluster.restoredFrom()),
-                where);
+                where,
+                String.format(
+                        Locale.ROOT,
+                        "window %ds, allowed lateness %ds, out-of-orderness %ds",
+                        window.size().toSeconds(),
+                        window.allowedLateness().toSeconds(),
+                        window.outOfOrderness().toSeconds()),
+                repairs,
+                OpsLinks.links(services.commandUrl(), LocalDate.now(ZoneOffset.UTC)));
     }
 
     /** Metrics of one job; retried while the REST metric cache has not caught up yet. */
@@ -263,6 +289,18 @@ record StackSummary(
         b.append("breaks by origin/reason (AP15 rows in the Reconciliation table): ")
                 .append(audit.breaksByReason().isEmpty() ? "none" : audit.breaksByReason())
                 .append('\n');
+        b.append("reconciliation batches (AP14; ")
+                .append(reconWindow)
+                .append("): closed ")
+                .append(audit.batchesByState().getOrDefault(BatchItems.STATE_CLOSED, 0L))
+                .append(", provisional ")
+                .append(audit.batchesByState().getOrDefault(BatchItems.STATE_PROVISIONAL, 0L))
+                .append('\n');
+        b.append("open breaks by age (AP15): ")
+                .append(audit.openBreaksByAge().isEmpty() ? "none" : audit.openBreaksByAge())
+                .append("; open repairs by age (AP18): ")
+                .append(openRepairsByAge.isEmpty() ? "none" : openRepairsByAge)
+                .append('\n');
         b.append("dead letters by reason (DeadLetter table): ")
                 .append(byReason(audit.deadLettersByReason()))
                 .append("; rejected records by reason: ")
@@ -326,6 +364,10 @@ record StackSummary(
                                 .append(" from ")
                                 .append(from)
                                 .append('\n'));
+        b.append("ops API (GET with header X-Api-Key: ")
+                .append(OpsLinks.auditorKey("<tenant>"))
+                .append(", role auditor):\n");
+        opsLinks.forEach((k, v) -> b.append(String.format(Locale.ROOT, "  %-18s %s%n", k, v)));
         b.append("where:\n");
         locations.forEach((k, v) -> b.append(String.format(Locale.ROOT, "  %-18s %s%n", k, v)));
         return b.toString();

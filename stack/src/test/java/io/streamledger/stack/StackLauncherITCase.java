@@ -11,8 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The one-command stack runs a short seeded workload end to end and its summary is consistent:
  * every admitted fill became exactly one balanced ledger transaction (AP09/AP10/CS11), the
- * Portfolio view equals the AP12 authority with zero open gaps (AP07/AP13); a second run on the
- * same data dir restores both jobs from the first run's savepoints and stays consistent.
+ * Portfolio view equals the AP12 authority with zero open gaps (AP07/AP13), a short reconciliation
+ * window closes AP14 batches, cancels release AP12 reservations, no AP15 break or AP18 repair is
+ * open, and the ops links are listed; a second run on the same data dir restores both jobs from the
+ * first run's savepoints and stays consistent.
  */
 class StackLauncherITCase {
 
@@ -22,7 +24,7 @@ class StackLauncherITCase {
 
     @Test
     void shortWorkloadThenRerunOnTheSameDataDir() throws Exception {
-        JsonNode first = run("--reset", "--duration", "15s");
+        JsonNode first = run("--reset", "--duration", "22s");
         long fills1 = admitted(first, WorkloadGenerator.ROUTE_FILL);
         long deposits1 = admitted(first, WorkloadGenerator.ROUTE_LEDGER);
         assertThat(fills1).isPositive();
@@ -32,6 +34,19 @@ class StackLauncherITCase {
         assertThat(first.path("restoredFrom").size()).isZero();
         assertThat(first.path("freshnessSamples").asInt()).isPositive();
         assertThat(first.path("firstRowSecondsFromJvm").asDouble()).isPositive();
+        // AP14: the short window closes batches within the run; AP12: cancels release
+        JsonNode audit = first.path("audit");
+        assertThat(audit.path("batchesByState").path("CLOSED").asLong())
+                .as("closed batches %s", audit.path("batchesByState"))
+                .isPositive();
+        assertThat(admitted(first, WorkloadGenerator.ROUTE_CANCEL)).isPositive();
+        assertThat(audit.path("reservationsByState").path("RELEASED").asLong()).isPositive();
+        assertThat(audit.path("reservationsByState").path("CONSUMED").asLong()).isPositive();
+        assertThat(audit.path("openBreaksByAge").size()).isZero();
+        assertThat(first.path("openRepairsByAge").size()).isZero();
+        assertThat(first.path("opsLinks").path("breaks").asText())
+                .endsWith("/v1/ops/breaks?status=OPEN");
+        assertThat(first.path("opsLinks").path("audit").asText()).contains("/v1/ops/audit?date=");
 
         JsonNode second = run("--duration", "5s");
         long fills2 = admitted(second, WorkloadGenerator.ROUTE_FILL);
@@ -56,6 +71,12 @@ class StackLauncherITCase {
             "2s",
             "--drain-timeout",
             "120s",
+            "--recon-window",
+            "2s",
+            "--recon-lateness",
+            "12s",
+            "--recon-out-of-orderness",
+            "2s",
             "--summary-json",
             summary.toString()
         };

@@ -1,10 +1,13 @@
 package io.streamledger.command.config;
 
+import io.streamledger.aws.items.ProjectionAliasItems;
+import io.streamledger.model.keys.ProjectionAliasKey;
 import io.streamledger.model.table.GsiProjection;
 import io.streamledger.model.table.GsiSpec;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -27,7 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
 /**
  * Creates the command service's tables exactly as the model's {@link TableSpec}s define them (keys,
- * GSIs with projections, streams, TTL): used by tests and by {@code --create-tables}.
+ * GSIs with projections, streams, TTL), and the live Portfolio namespace with its alias item (CS09,
+ * AP07): used by tests, by {@code --create-tables}, the run command and {@code provision-tables}.
  */
 public final class TableProvisioner {
 
@@ -50,6 +54,42 @@ public final class TableProvisioner {
         for (TableSpec spec : COMMAND_TABLES) {
             create(client, spec, naming.physicalName(spec));
         }
+    }
+
+    /**
+     * Every table of the model (Portfolio at its initial namespace version) and the alias naming
+     * that namespace live: what a whole deployment starts with.
+     */
+    public static void createModelTables(DynamoDbClient client, TableNaming naming) {
+        for (TableSpec spec : Tables.all()) {
+            if (spec != Tables.PORTFOLIO && spec != Tables.PROJECTION) {
+                create(client, spec, naming.physicalName(spec));
+            }
+        }
+        provisionLiveNamespace(client, naming);
+    }
+
+    /**
+     * The Projection table, {@code Portfolio_v1} and the alias {@code ALIAS#portfolio → 1}, so the
+     * backfill runbook sees v1 as live; an alias already present (e.g. moved by a cutover) is kept.
+     *
+     * @return true when this call wrote the alias
+     */
+    public static boolean provisionLiveNamespace(DynamoDbClient client, TableNaming naming) {
+        String projection = naming.physicalName(Tables.PROJECTION);
+        create(client, Tables.PROJECTION, projection);
+        create(
+                client,
+                Tables.PORTFOLIO,
+                naming.physicalName(Tables.PORTFOLIO, Tables.PORTFOLIO_INITIAL_VERSION));
+        // on AWS a new table is CREATING for a while: the put needs it ACTIVE
+        client.waiter().waitUntilTableExists(b -> b.tableName(projection));
+        return ProjectionAliasItems.provisionIfAbsent(
+                client,
+                projection,
+                ProjectionAliasKey.PORTFOLIO,
+                Tables.PORTFOLIO_INITIAL_VERSION,
+                Instant.now());
     }
 
     public static void create(DynamoDbClient client, TableSpec spec, String physicalName) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
+import io.javalin.http.Context;
 import io.streamledger.aws.items.BatchItems;
 import io.streamledger.aws.items.BreakItems;
 import io.streamledger.aws.items.BreakView;
@@ -50,23 +51,13 @@ public final class BatchQueries {
                 "/v1/ops/recon/batches",
                 ctx -> {
                     HttpApi.onlyParams(ctx, Set.of("date", "limit", "cursor", "tenant"));
-                    String d = ctx.queryParam("date");
-                    if (d == null || d.isEmpty()) {
-                        throw ApiException.badRequest(
-                                "MISSING_PARAMETER", "query parameter 'date' is required");
-                    }
-                    Integer limit = HttpApi.limit(ctx);
-                    if (limit != null && (limit < 1 || limit > MAX_PAGE)) {
-                        throw ApiException.badRequest(
-                                "INVALID_FIELD", "limit must be in [1, " + MAX_PAGE + "]");
-                    }
                     HttpApi.writeRead(
                             ctx,
                             list(
                                     HttpApi.tenant(ctx),
-                                    date(d),
+                                    requiredDate(ctx),
                                     ctx.queryParam("cursor"),
-                                    limit == null ? 50 : limit));
+                                    pageLimit(ctx, MAX_PAGE, 50)));
                 });
         app.get(
                 "/v1/ops/recon/batches/{id}",
@@ -180,7 +171,8 @@ public final class BatchQueries {
         return o;
     }
 
-    private static JsonNode json(String s) {
+    /** A stored JSON attribute as JSON (text when it does not parse); null stays null. */
+    static JsonNode json(String s) {
         if (s == null) {
             return StrictJson.MAPPER.nullNode();
         }
@@ -191,7 +183,26 @@ public final class BatchQueries {
         }
     }
 
-    private static LocalDate date(String d) {
+    /** The required {@code date} query parameter of a per-day listing ({@code yyyy-mm-dd}). */
+    static LocalDate requiredDate(Context ctx) {
+        String d = ctx.queryParam("date");
+        if (d == null || d.isEmpty()) {
+            throw ApiException.badRequest(
+                    "MISSING_PARAMETER", "query parameter 'date' is required");
+        }
+        return date(d);
+    }
+
+    /** The {@code limit} query parameter in [1, max], {@code dflt} when absent. */
+    static int pageLimit(Context ctx, int max, int dflt) {
+        Integer limit = HttpApi.limit(ctx);
+        if (limit != null && (limit < 1 || limit > max)) {
+            throw ApiException.badRequest("INVALID_FIELD", "limit must be in [1, " + max + "]");
+        }
+        return limit == null ? dflt : limit;
+    }
+
+    static LocalDate date(String d) {
         try {
             return LocalDate.parse(d);
         } catch (DateTimeParseException e) {

@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The finance/orders-ops routes beside the dead letters: AP15 breaks ({@code /v1/ops/breaks}), AP14
  * batches ({@code /v1/ops/recon/batches}), the AP18 repair queue ({@code /v1/ops/repairs}) and the
- * CS07 parked gaps ({@code /v1/ops/parked-gaps}, {@link ParkedGapRoutes}); authentication, role and
- * tenant checks are the {@link HttpApi} before-handler's.
+ * CS07 parked gaps ({@code /v1/ops/parked-gaps}, {@link ParkedGapRoutes}) and the ops audit ({@code
+ * /v1/ops/audit}, {@link AuditQueries}); authentication, role and tenant checks are the {@link
+ * HttpApi} before-handler's.
  */
 public final class OpsApi {
 
@@ -28,6 +29,7 @@ public final class OpsApi {
     private final @Nullable BatchQueries batches;
     private final @Nullable RepairQueue repairs;
     private final @Nullable ParkedGapRoutes parkedGaps;
+    private final @Nullable AuditQueries audit;
 
     public OpsApi(
             @Nullable BreakService breaks,
@@ -41,10 +43,20 @@ public final class OpsApi {
             @Nullable BatchQueries batches,
             @Nullable RepairQueue repairs,
             @Nullable ParkedGapRoutes parkedGaps) {
+        this(breaks, batches, repairs, parkedGaps, null);
+    }
+
+    public OpsApi(
+            @Nullable BreakService breaks,
+            @Nullable BatchQueries batches,
+            @Nullable RepairQueue repairs,
+            @Nullable ParkedGapRoutes parkedGaps,
+            @Nullable AuditQueries audit) {
         this.breaks = breaks;
         this.batches = batches;
         this.repairs = repairs;
         this.parkedGaps = parkedGaps;
+        this.audit = audit;
     }
 
     /** All ops routes over one client and the tables behind {@code naming}. */
@@ -57,7 +69,8 @@ public final class OpsApi {
                 new RepairQueue(ddb, store, recon, clock, RepairQueue.AUDIT_HORIZON),
                 new ParkedGapRoutes(
                         new ParkedGapRepository(
-                                ddb, naming.physicalName(Tables.DEAD_LETTER), recon, clock)));
+                                ddb, naming.physicalName(Tables.DEAD_LETTER), recon, clock)),
+                new AuditQueries(ddb, recon));
     }
 
     /** The break service over the Reconciliation and Ledger tables behind {@code naming}. */
@@ -80,6 +93,9 @@ public final class OpsApi {
         }
         if (parkedGaps != null) {
             parkedGaps.register(app);
+        }
+        if (audit != null) {
+            audit.register(app);
         }
     }
 

@@ -102,6 +102,22 @@ class PortfolioReadsITCase {
     }
 
     @Test
+    void provisioningNamesVersionOneLiveAndKeepsAnAliasThatMoved() {
+        row(1, CommandFixture.TENANT_A, "ACC-P", "AAPL", "10.50", 3, false);
+        assertThat(TableProvisioner.provisionLiveNamespace(f.client, naming)).isTrue();
+        Reply v1 = f.get("/v1/accounts/ACC-P/portfolio", CommandFixture.KEY_A);
+        assertThat(v1.status()).as(v1.raw()).isEqualTo(200);
+        assertThat(v1.json().get("namespaceVersion").asInt()).isEqualTo(1);
+        assertThat(v1.json().get("namespaceSource").asText()).isEqualTo("ALIAS");
+
+        alias(2);
+        // a restart provisions again: the alias a cutover moved stays where it is
+        assertThat(TableProvisioner.provisionLiveNamespace(f.client, naming)).isFalse();
+        Reply v2 = f.get("/v1/accounts/ACC-P/portfolio", CommandFixture.KEY_A);
+        assertThat(v2.json().get("namespaceVersion").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void followsTheAliasFromTheDefaultNamespaceToVersionTwo() {
         row(1, CommandFixture.TENANT_A, "ACC-P", "AAPL", "10.50", 3, false);
         row(1, CommandFixture.TENANT_A, "ACC-P", "MSFT", "4", 7, true);

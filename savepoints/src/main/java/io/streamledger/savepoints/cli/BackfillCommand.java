@@ -61,9 +61,8 @@ final class BackfillCommand {
                 OptionalInt active =
                         new AliasCutover(ddb, any.projectionTable()).activeVersion(conn.projection);
                 int highest = highestNamespace(ddb, any);
-                // without an alias the live view is v1 when its table exists (the default)
-                int current = active.orElse(Math.min(highest, 1));
-                Namespace next = conn.namespace(Math.max(current, highest) + 1);
+                int current = liveVersion(active, highest);
+                Namespace next = conn.namespace(nextFreeVersion(active, highest));
                 OUT.println(
                         "alias ALIAS#"
                                 + conn.projection
@@ -108,6 +107,16 @@ final class BackfillCommand {
                 return 0;
             }
         }
+    }
+
+    /** The live version: the alias's, or without one v1 when its table exists (the default). */
+    static int liveVersion(OptionalInt active, int highestNamespace) {
+        return active.orElse(Math.min(highestNamespace, 1));
+    }
+
+    /** The version a rebuild goes to: above both the live one and every existing table. */
+    static int nextFreeVersion(OptionalInt active, int highestNamespace) {
+        return Math.max(liveVersion(active, highestNamespace), highestNamespace) + 1;
     }
 
     /** Highest {@code Portfolio_vN} table behind the prefix (0 if none); at most 100 pages. */

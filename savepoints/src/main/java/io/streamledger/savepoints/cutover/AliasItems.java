@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.cutover;
 
+import io.streamledger.aws.items.ProjectionAliasItems;
 import io.streamledger.model.keys.ProjectionAliasKey;
 import io.streamledger.model.table.Attr;
 import java.util.Map;
@@ -22,8 +23,7 @@ public final class AliasItems {
     public static final String RECORDED_AT = "recordedAt";
 
     public static Map<String, AttributeValue> aliasKey(String projection) {
-        ProjectionAliasKey k = new ProjectionAliasKey(projection);
-        return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
+        return ProjectionAliasItems.key(new ProjectionAliasKey(projection));
     }
 
     public static Map<String, AttributeValue> proofKey(String projection, int version) {
