@@ -324,27 +324,13 @@ class PostingPoisonPillITCase {
                         java.time.Clock.systemUTC());
         try {
             int expectedBefore = events.size() - 1 - parked.size();
+            // other accounts' fills may be read before this one's seq 1, so a gap at 1 can open
+            // and move on; its records settle one checkpoint later: wait for the gap at 2
             ParkedGapItems.View open =
                     await(
                             () ->
                                     receipts().size() == expectedBefore
-                                            ? gaps
-                                                    .list(
-                                                            tenant,
-                                                            PostingJob.ROLE,
-                                                            ParkedGapStatus.OPEN,
-                                                            100,
-                                                            null)
-                                                    .items()
-                                                    .stream()
-                                                    .filter(
-                                                            g ->
-                                                                    g.sourceKey()
-                                                                            .equals(
-                                                                                    tenant + "/"
-                                                                                            + account))
-                                                    .findFirst()
-                                                    .orElse(null)
+                                            ? openGap(gaps, tenant, account, 2, parked.size())
                                             : null);
             assertThat(open.missingVersion()).isEqualTo(2);
             assertThat(open.parkedCount()).isEqualTo(parked.size());
@@ -371,6 +357,24 @@ class PostingPoisonPillITCase {
                     .extracting(ParkedGapItems.Change::action)
                     .containsExactly("SKIP", "SKIPPED");
             await(() -> receipts().size() == events.size() - 1 ? true : null);
+            // every record of the account's gaps is settled (a gap that moved on is ARRIVED)
+            await(
+                    () ->
+                            gaps
+                                            .list(
+                                                    tenant,
+                                                    PostingJob.ROLE,
+                                                    ParkedGapStatus.OPEN,
+                                                    100,
+                                                    null)
+                                            .items()
+                                            .stream()
+                                            .noneMatch(
+                                                    g ->
+                                                            g.sourceKey()
+                                                                    .equals(tenant + "/" + account))
+                                    ? true
+                                    : null);
             assertThat(receipts()).containsAll(parked).doesNotContain(missing.eventId());
             for (String id : parked) {
                 List<Map<String, AttributeValue>> rows = postingRowsOf(id);
@@ -399,6 +403,15 @@ class PostingPoisonPillITCase {
                 assertNoRestart(cluster, job);
             }
         }
+    }
+
+    private static ParkedGapItems.View openGap(
+            ParkedGapRepository gaps, String tenant, String account, long missing, int parked) {
+        return gaps.list(tenant, PostingJob.ROLE, ParkedGapStatus.OPEN, 100, null).items().stream()
+                .filter(g -> g.sourceKey().equals(tenant + "/" + account))
+                .filter(g -> g.missingVersion() == missing && g.parkedCount() == parked)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The workload's fills stamped with their account's execution sequence (as CS04 does). */
