@@ -48,6 +48,8 @@ public final class BackfillBenchmark {
             local.create(Tables.PROJECTION);
             // the projection job writes overdue-gap breaks to the AP15 table
             local.create(Tables.RECONCILIATION);
+            // the gates write parked-gap records (CS07) and dead letters to the DeadLetter table
+            local.create(Tables.DEAD_LETTER);
 
             // the history: every key at versions 1..V; the ledger holds the last one
             List<AuthorityKey> ks = new ArrayList<>();

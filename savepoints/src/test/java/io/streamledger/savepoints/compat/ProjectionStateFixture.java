@@ -62,6 +62,8 @@ public final class ProjectionStateFixture {
             local.create(Tables.PROJECTION);
             // the projection job writes overdue-gap breaks to the AP15 table
             local.create(Tables.RECONCILIATION);
+            // the gates write parked-gap records (CS07) and dead letters to the DeadLetter table
+            local.create(Tables.DEAD_LETTER);
             Namespace ns = new Namespace(local.naming, "portfolio", 1);
             NamespaceTables.createPortfolioIfAbsent(local.ddb, ns);
             Configuration conf = ns.applyTo(local.config());

@@ -53,6 +53,8 @@ class ProofAndCutoverITCase {
         local.create(Tables.PROJECTION);
         // the projection job writes overdue-gap breaks to the AP15 table
         local.create(Tables.RECONCILIATION);
+        // the gates write parked-gap records (CS07) and dead letters to the DeadLetter table
+        local.create(Tables.DEAD_LETTER);
         v1 = new Namespace(local.naming, "portfolio", 1);
         v2 = v1.next();
         alias = new AliasCutover(local.ddb, v1.projectionTable());

@@ -54,6 +54,8 @@ class BackfillRunbookITCase {
         local.create(Tables.PROJECTION);
         // the projection job writes overdue-gap breaks to the AP15 table
         local.create(Tables.RECONCILIATION);
+        // the gates write parked-gap records (CS07) and dead letters to the DeadLetter table
+        local.create(Tables.DEAD_LETTER);
     }
 
     @AfterEach
