@@ -2,6 +2,7 @@ package io.streamledger.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.jobs.deadletter.ReplayOutcome;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.operators.posting.PostingState;
 import io.streamledger.operators.projection.ProjectionState;
@@ -31,7 +32,8 @@ class FlinkTypesTest {
                         PostingState.OUTCOME,
                         ProjectionState.UPDATE,
                         ProjectionState.STATE_TYPE,
-                        ReconState.EVENT);
+                        ReconState.EVENT,
+                        ReplayOutcome.TYPE);
         for (TypeInformation<?> t : types) {
             assertThat(t).as(t.toString()).isInstanceOf(PojoTypeInfo.class);
             // createSerializer throws for a nested generic type when generic types are disabled

@@ -136,6 +136,49 @@ public final class DeadLetterItems {
             String actor,
             String note,
             Instant at) {
+        return transition(table, key, from, expectedVersion, to, action, actor, note, at, false);
+    }
+
+    /**
+     * Settles a replayed entry (the one home of a replay's outcome): REPLAY_REQUESTED → REPLAYED
+     * when the job applied it (or found it applied already), → OPEN when it failed again. A failed
+     * replay counts one more attempt unless {@code attemptCounted} (the job set the record aside on
+     * this same entry again, whose upsert already added it). Conditional on the requested version,
+     * so a second copy of one replay fails its condition and changes nothing.
+     */
+    public static UpdateItemRequest settleReplay(
+            String table,
+            DeadLetterKey key,
+            long requestedVersion,
+            boolean applied,
+            boolean attemptCounted,
+            String actor,
+            String note,
+            Instant at) {
+        return transition(
+                table,
+                key,
+                DeadLetterStatus.REPLAY_REQUESTED,
+                requestedVersion,
+                applied ? DeadLetterStatus.REPLAYED : DeadLetterStatus.OPEN,
+                applied ? "REPLAYED" : "REPLAY_FAILED",
+                actor,
+                note,
+                at,
+                !applied && !attemptCounted);
+    }
+
+    private static UpdateItemRequest transition(
+            String table,
+            DeadLetterKey key,
+            DeadLetterStatus from,
+            long expectedVersion,
+            DeadLetterStatus to,
+            String action,
+            String actor,
+            String note,
+            Instant at,
+            boolean addAttempt) {
         Map<String, AttributeValue> event = new HashMap<>();
         event.put("at", s(at.toString()));
         event.put("actor", s(actor));
@@ -147,13 +190,17 @@ public final class DeadLetterItems {
         boolean queued = queued(to);
         String update =
                 "SET #st = :to, #v = #v + :one, #h = list_append(if_not_exists(#h, :empty), :ev)"
-                        + (queued ? ", #g1pk = :qpk, #g1sk = :qsk" : " REMOVE #g1pk, #g1sk");
+                        + (queued ? ", #g1pk = :qpk, #g1sk = :qsk" : " REMOVE #g1pk, #g1sk")
+                        + (addAttempt ? " ADD #attempts :one" : "");
         Map<String, String> names = new HashMap<>();
         names.put("#st", A_STATUS);
         names.put("#v", A_VERSION);
         names.put("#h", A_HISTORY);
         names.put("#g1pk", Attr.GSI1PK);
         names.put("#g1sk", Attr.GSI1SK);
+        if (addAttempt) {
+            names.put("#attempts", A_ATTEMPTS);
+        }
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":to", s(to.name()));
         values.put(":from", s(from.name()));

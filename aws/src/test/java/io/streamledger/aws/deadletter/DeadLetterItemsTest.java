@@ -44,4 +44,26 @@ class DeadLetterItemsTest {
             assertThat(r.expressionAttributeValues()).doesNotContainKeys(":qpk", ":qsk");
         }
     }
+
+    @Test
+    void aReplaySettleCountsOneAttemptOnlyWhenNoUpsertCountedIt() {
+        UpdateItemRequest failed =
+                DeadLetterItems.settleReplay("DLQ", KEY, 4, false, false, "job:p", "still", AT);
+        assertThat(failed.expressionAttributeValues().get(":to").s()).isEqualTo("OPEN");
+        assertThat(failed.updateExpression()).endsWith("ADD #attempts :one");
+        assertThat(failed.expressionAttributeNames()).containsEntry("#attempts", "attempts");
+        assertThat(failed.expressionAttributeValues().get(":expected").n()).isEqualTo("4");
+        assertThat(failed.expressionAttributeValues().get(":from").s())
+                .isEqualTo("REPLAY_REQUESTED");
+
+        UpdateItemRequest counted =
+                DeadLetterItems.settleReplay("DLQ", KEY, 4, false, true, "job:p", "again", AT);
+        assertThat(counted.updateExpression()).doesNotContain("#attempts");
+        assertThat(counted.expressionAttributeValues().get(":to").s()).isEqualTo("OPEN");
+
+        UpdateItemRequest replayed =
+                DeadLetterItems.settleReplay("DLQ", KEY, 4, true, false, "job:p", "APPLIED", AT);
+        assertThat(replayed.expressionAttributeValues().get(":to").s()).isEqualTo("REPLAYED");
+        assertThat(replayed.updateExpression()).doesNotContain("#attempts");
+    }
 }

@@ -399,7 +399,10 @@ public final class HttpApi implements AutoCloseable {
         return body(ctx);
     }
 
-    /** 200 with the entry after the change; 404; 409 naming the entry's current status/version. */
+    /**
+     * 200 with the entry after the change; 404; 409 naming the entry's current status/version, or
+     * why its reason is never replayed.
+     */
     private static void writeChange(
             Context ctx, io.streamledger.command.ops.DeadLetterRepository.Result r)
             throws JsonProcessingException {
@@ -415,6 +418,9 @@ public final class HttpApi implements AutoCloseable {
                                     + " at version "
                                     + r.current().version()
                                     + "; only an OPEN entry at the expected version can change");
+            case NOT_REPLAYABLE ->
+                    throw ApiException.conflict(
+                            "NOT_REPLAYABLE", r.current().reason().replayRefusal());
         }
     }
 

@@ -67,7 +67,9 @@ public final class DeadLetterRepository {
     public enum Outcome {
         DONE,
         NOT_FOUND,
-        CONFLICT
+        CONFLICT,
+        /** A replay of an entry whose reason is never re-injected (its replay refusal). */
+        NOT_REPLAYABLE
     }
 
     /** The outcome with the entry as it is now (after the change, or the one that conflicted). */
@@ -118,7 +120,8 @@ public final class DeadLetterRepository {
     }
 
     /**
-     * OPEN → REPLAY_REQUESTED: the request the job reads back through its own input path.
+     * OPEN → REPLAY_REQUESTED: the request the job reads back through its own input path; refused
+     * ({@link Outcome#NOT_REPLAYABLE}, nothing changes) for a reason no job re-injects.
      *
      * @param expectedVersion null to act on the version read just before (still conditional)
      */
@@ -128,6 +131,11 @@ public final class DeadLetterRepository {
             @Nullable Long expectedVersion,
             String actor,
             @Nullable String note) {
+        if (ref.reason().replayRefusal() != null) {
+            return show(tenant, ref)
+                    .map(now -> new Result(Outcome.NOT_REPLAYABLE, now))
+                    .orElseGet(() -> new Result(Outcome.NOT_FOUND, null));
+        }
         long v;
         if (expectedVersion != null) {
             v = expectedVersion;

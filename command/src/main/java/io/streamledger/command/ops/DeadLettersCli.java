@@ -112,6 +112,10 @@ public final class DeadLettersCli {
                 err().println("refused: no such dead letter");
                 return NOT_FOUND;
             }
+            case NOT_REPLAYABLE -> {
+                err().println("refused: " + r.current().reason().replayRefusal());
+                return CONFLICT;
+            }
             default -> {
                 DeadLetterView v = r.current();
                 err().println(

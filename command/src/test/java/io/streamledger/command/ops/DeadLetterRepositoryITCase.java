@@ -166,6 +166,18 @@ class DeadLetterRepositoryITCase {
         assertThat(repo.show("t1", ref(e)).orElseThrow().history()).hasSize(1);
     }
 
+    @Test
+    void aLateRecordIsRefusedItsReplayAndTheRefusalChangesNothing() {
+        DeadLetterEntry e =
+                stack.put("t1", "reconciliation", DeadLetterReason.LATE_RECORD, "late-1", T0);
+        DeadLetterRepository.Result r = repo.replay("t1", ref(e), null, "ops:bob", null);
+        assertThat(r.outcome()).isEqualTo(DeadLetterRepository.Outcome.NOT_REPLAYABLE);
+        assertThat(r.current().status()).isEqualTo(DeadLetterStatus.OPEN);
+        assertThat(r.current().version()).isEqualTo(1);
+        assertThat(r.current().history()).isEmpty();
+        assertThat(inOpenQueue("t1", e)).isTrue();
+    }
+
     private boolean inOpenQueue(String tenant, DeadLetterEntry e) {
         for (int shard = 0; shard < DeadLetterStatusKey.SHARDS; shard++) {
             String pk =

@@ -4,6 +4,7 @@ import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.keys.DeadLetterStatusKey;
@@ -20,7 +21,10 @@ import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.source.RichSourceFunction;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -34,8 +38,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * this job with a consistent GetItem and emits it decoded into the job's own input type, so the
  * record then meets the job's receipts and versions like the original (effects exactly once). The
  * job settles the entry (REPLAYED, or back to OPEN with attempts + 1); an entry the decoder cannot
- * turn into a record goes back to OPEN with the reason in its history. Non-parallel; a request
- * already emitted at its version is not emitted again by this source instance.
+ * turn into a record goes back to OPEN with attempts + 1 and the reason in its history.
+ * Non-parallel; a request already emitted at its version is not emitted again by this source
+ * instance.
  *
  * @param <T> the job's input type at the point the replays join it
  */
@@ -79,6 +84,32 @@ public final class ReplaySource<T> extends RichSourceFunction<T> implements Resu
         this.pollMillis = Math.max(1, poll.toMillis());
         this.decoder = decoder;
         this.type = type;
+    }
+
+    /**
+     * The replay stream of {@code job} as {@code conf} configures it (table, client, tenants, poll
+     * interval): non-parallel, under {@code uid}.
+     */
+    public static <T> DataStream<T> stream(
+            StreamExecutionEnvironment env,
+            ReadableConfig conf,
+            String job,
+            Decoder<T> decoder,
+            TypeInformation<T> type,
+            String uid) {
+        return env.addSource(
+                        new ReplaySource<>(
+                                JobOptions.dynamoDbClient(conf),
+                                DeadLetters.table(conf),
+                                job,
+                                conf.get(JobOptions.REPLAY_TENANTS),
+                                conf.get(JobOptions.REPLAY_POLL_INTERVAL),
+                                decoder,
+                                type),
+                        job + ": dead-letter replays",
+                        type)
+                .setParallelism(1)
+                .uid(uid);
     }
 
     @Override
@@ -180,13 +211,12 @@ public final class ReplaySource<T> extends RichSourceFunction<T> implements Resu
     private void reopen(DynamoDbClient ddb, DeadLetterView entry, String note) {
         try {
             ddb.updateItem(
-                    DeadLetterItems.transition(
+                    DeadLetterItems.settleReplay(
                             table,
                             entry.key(),
-                            DeadLetterStatus.REPLAY_REQUESTED,
                             entry.version(),
-                            DeadLetterStatus.OPEN,
-                            "REPLAY_FAILED",
+                            false,
+                            false,
                             "job:" + job,
                             note,
                             Instant.now()));

@@ -2,8 +2,10 @@ package io.streamledger.jobs.posting;
 
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.config.JobOptions.TransportKind;
 import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.deadletter.ReplaySource;
+import io.streamledger.jobs.deadletter.Replays;
 import io.streamledger.jobs.gaps.ParkedGaps;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.recon.BreakSinks;
@@ -184,14 +186,12 @@ public final class PostingJob {
     public Streams build(StreamExecutionEnvironment env) {
         String contextTable = JobOptions.sourceTable(conf, Tables.CONTEXT);
         FillPostingRules rules = rules(conf);
+        ParseChanges<TradeFill> parse =
+                new ParseChanges<>(
+                        contextTable, conf.get(JobOptions.KINESIS_PAYLOAD), new FillMapper());
         SingleOutputStreamOperator<TradeFill> fills =
                 source.open(env)
-                        .process(
-                                new ParseChanges<>(
-                                        contextTable,
-                                        conf.get(JobOptions.KINESIS_PAYLOAD),
-                                        new FillMapper()),
-                                PostingState.FILL)
+                        .process(parse, PostingState.FILL)
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
         // execution order per account before the guard: a rejected fill still advances its account
@@ -223,19 +223,13 @@ public final class PostingJob {
             // after the gate: the replayed fill's sequence was consumed when it was set aside;
             // its receipt keeps the effect once
             DataStream<TradeFill> replays =
-                    env.addSource(
-                                    new ReplaySource<>(
-                                            JobOptions.dynamoDbClient(conf),
-                                            DeadLetters.table(conf),
-                                            ROLE,
-                                            replayTenants,
-                                            conf.get(JobOptions.REPLAY_POLL_INTERVAL),
-                                            PostingJob::replayedFill,
-                                            PostingState.FILL),
-                                    "posting: dead-letter replays",
-                                    PostingState.FILL)
-                            .setParallelism(1)
-                            .uid(REPLAY_SOURCE_UID);
+                    ReplaySource.stream(
+                            env,
+                            conf,
+                            ROLE,
+                            replayDecoder(parse, conf.get(JobOptions.TRANSPORT)),
+                            PostingState.FILL,
+                            REPLAY_SOURCE_UID);
             ordered = ordered.union(replays);
         }
         SingleOutputStreamOperator<TradeFill> postable =
@@ -258,6 +252,27 @@ public final class PostingJob {
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("posting: source dead letters (dead-letter table)");
         return new Streams(order, postable, rejected, deadLetters);
+    }
+
+    /**
+     * The posting job's replay decoder: {@link #replayedFill} for fill entries; a source entry's
+     * raw record is parsed again by {@code parse} so a record that still fails returns to OPEN with
+     * the parse step's reason, but one that parses now is not re-injected: its fill never passed
+     * the execution-order gate, and replays join after it.
+     */
+    static ReplaySource.Decoder<TradeFill> replayDecoder(
+            ParseChanges<TradeFill> parse, TransportKind transport) {
+        return entry -> {
+            if (Replays.fromSource(entry.reason())) {
+                TradeFill fill = Replays.reparse(entry, parse, transport);
+                throw new IllegalArgumentException(
+                        "parses now as fill "
+                                + fill.getEventId()
+                                + ", but the posting job re-injects fills after its"
+                                + " execution-order gate, which never saw this one");
+            }
+            return replayedFill(entry);
+        };
     }
 
     /**

@@ -1,6 +1,12 @@
 package io.streamledger.jobs.projection;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.config.JobOptions.TransportKind;
+import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.deadletter.ReplayOutcome;
+import io.streamledger.jobs.deadletter.ReplaySettlementSink;
+import io.streamledger.jobs.deadletter.ReplaySource;
+import io.streamledger.jobs.deadletter.Replays;
 import io.streamledger.jobs.gaps.ParkedGaps;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
@@ -10,6 +16,7 @@ import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapNotice;
 import io.streamledger.operators.gate.Gate;
 import io.streamledger.operators.gate.GateConfig;
@@ -20,7 +27,11 @@ import io.streamledger.operators.projection.AuthorityChanges;
 import io.streamledger.operators.projection.ProjectionState;
 import io.streamledger.operators.projection.ProjectionTracker;
 import io.streamledger.operators.projection.ProjectionUpdate;
+import io.streamledger.sinks.deadletter.DeadLetterConverter;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.Configuration;
@@ -28,6 +39,7 @@ import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
 
 /**
  * The projection job (AP07, AP13; CS06/CS07): AP12 authority changes from the Ledger table's stream
@@ -56,6 +68,12 @@ public final class ProjectionJob {
     public static final String VIEW_FILTER_UID = "projection-view-filter-v1";
     public static final String PARKED_GAP_SINK_UID = "projection-parked-gap-sink-v1";
     public static final String SKIP_SOURCE_UID = "projection-gap-skip-source-v1";
+    public static final String REPLAY_SOURCE_UID = "projection-replay-source-v1";
+    public static final String REPLAY_APPLIED_UID = "projection-replay-applied-v1";
+    public static final String REPLAY_STALE_UID = "projection-replay-stale-v1";
+    public static final String REPLAY_DUPLICATE_UID = "projection-replay-duplicate-v1";
+    public static final String REPLAY_FAILED_UID = "projection-replay-failed-v1";
+    public static final String REPLAY_SETTLE_SINK_UID = "projection-replay-settle-sink-v1";
 
     private final RawChangeSource source;
     private final ProjectionSinks sinks;
@@ -83,22 +101,35 @@ public final class ProjectionJob {
     /** Adds the job and its sinks to {@code env}. */
     public Streams build(StreamExecutionEnvironment env) {
         String ledgerTable = JobOptions.sourceTable(conf, Tables.LEDGER);
+        ParseChanges<GateEvent> parse =
+                new ParseChanges<>(
+                        ledgerTable, conf.get(JobOptions.KINESIS_PAYLOAD), new AuthorityMapper());
         SingleOutputStreamOperator<GateEvent> events =
                 source.open(env)
-                        .process(
-                                new ParseChanges<>(
-                                        ledgerTable,
-                                        conf.get(JobOptions.KINESIS_PAYLOAD),
-                                        new AuthorityMapper()),
-                                GateState.GATE_EVENT)
+                        .process(parse, GateState.GATE_EVENT)
                         .uid(PARSE_UID)
                         .name(PARSE_NAME);
+        List<String> replayTenants = conf.get(JobOptions.REPLAY_TENANTS);
+        DataStream<GateEvent> gateInput = events;
+        if (!replayTenants.isEmpty()) {
+            // before the gate: a replayed event meets its key's versions and inbox again, so an
+            // applied one is a counted stale/duplicate no-op (effects exactly once)
+            gateInput =
+                    events.union(
+                            ReplaySource.stream(
+                                    env,
+                                    conf,
+                                    ROLE,
+                                    replayDecoder(parse, conf.get(JobOptions.TRANSPORT)),
+                                    GateState.GATE_EVENT,
+                                    REPLAY_SOURCE_UID));
+        }
 
         DataStream<GateEvent> skips =
                 sinks.parkedGaps() == null
                         ? null
                         : ParkedGaps.skipRequests(env, conf, ROLE, GATE_OPERATOR, SKIP_SOURCE_UID);
-        GateStreams gate = Gate.apply(events, skips, gateConfig(conf));
+        GateStreams gate = Gate.apply(gateInput, skips, gateConfig(conf));
         if (sinks.parkedGaps() != null) {
             gate.parkedGaps()
                     .sinkTo(sinks.parkedGaps())
@@ -134,6 +165,15 @@ public final class ProjectionJob {
                 .sinkTo(sinks.deadLetters())
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("projection: gate dead letters (dead-letter table)");
+        if (!replayTenants.isEmpty()) {
+            replayOutcomes(gate)
+                    .addSink(
+                            new ReplaySettlementSink(
+                                    JobOptions.dynamoDbClient(conf), DeadLetters.table(conf), ROLE))
+                    .setParallelism(1)
+                    .uid(REPLAY_SETTLE_SINK_UID)
+                    .name("projection: settle replayed dead letters");
+        }
         DataStream<SourceDeadLetter> sourceDeadLetters =
                 events.getSideOutput(SourceTypes.DEAD_LETTERS);
         sourceDeadLetters
@@ -141,6 +181,78 @@ public final class ProjectionJob {
                 .uid(SOURCE_DEAD_LETTER_SINK_UID)
                 .name("projection: source dead letters (dead-letter table)");
         return new Streams(gate, updates, sourceDeadLetters);
+    }
+
+    /**
+     * The event a projection entry held where it left the job: a gate entry's event (it re-enters
+     * the gate), a source entry's raw record parsed again by {@code parse} (a fixed mapper now
+     * accepts it; it enters the gate like a parsed record). Tagged with its entry for settling.
+     */
+    static ReplaySource.Decoder<GateEvent> replayDecoder(
+            ParseChanges<GateEvent> parse, TransportKind transport) {
+        return entry -> {
+            if (Replays.fromGate(entry.reason())) {
+                return Replays.gateEvent(entry);
+            }
+            if (Replays.fromSource(entry.reason())) {
+                return Replays.tag(Replays.reparse(entry, parse, transport), entry);
+            }
+            throw new IllegalArgumentException(
+                    "the projection job re-injects gate and source dead letters, not "
+                            + entry.reason());
+        };
+    }
+
+    /**
+     * What became of each replayed event at the gate: applied, or already applied (stale,
+     * duplicate), or set aside again (attempt counted by its own entry's upsert when the gate
+     * dead-letters it under the same entry, else by the settle).
+     */
+    static DataStream<ReplayOutcome> replayOutcomes(GateStreams gate) {
+        DeadLetterConverter<DeadLetter> entries = DeadLetters.fromGate(ROLE, GATE_OPERATOR);
+        TypeInformation<ReplayOutcome> type = ReplayOutcome.TYPE;
+        DataStream<ReplayOutcome> applied =
+                settled(gate.applied(), "APPLIED", type, REPLAY_APPLIED_UID);
+        DataStream<ReplayOutcome> stale = settled(gate.stale(), "STALE", type, REPLAY_STALE_UID);
+        DataStream<ReplayOutcome> duplicate =
+                settled(gate.duplicates(), "DUPLICATE", type, REPLAY_DUPLICATE_UID);
+        DataStream<ReplayOutcome> failed =
+                gate.deadLetters()
+                        .flatMap(
+                                (DeadLetter d, Collector<ReplayOutcome> out) -> {
+                                    GateEvent e = d.getEvent();
+                                    if (e != null && e.isReplay()) {
+                                        boolean same =
+                                                entries.toEntry(d)
+                                                        .key()
+                                                        .equals(Replays.key(e.getReplayOf()));
+                                        out.collect(
+                                                ReplayOutcome.failed(
+                                                        e,
+                                                        same,
+                                                        d.getReason() + ": " + d.getDetail()));
+                                    }
+                                },
+                                type)
+                        .uid(REPLAY_FAILED_UID)
+                        .name("projection: replays set aside again");
+        return applied.union(stale, duplicate, failed);
+    }
+
+    private static DataStream<ReplayOutcome> settled(
+            DataStream<GateEvent> events,
+            String how,
+            TypeInformation<ReplayOutcome> type,
+            String uid) {
+        return events.flatMap(
+                        (GateEvent e, Collector<ReplayOutcome> out) -> {
+                            if (e.isReplay()) {
+                                out.collect(ReplayOutcome.applied(e, how));
+                            }
+                        },
+                        type)
+                .uid(uid)
+                .name("projection: replays " + how.toLowerCase(Locale.ROOT));
     }
 
     /** Builds and runs. */

@@ -61,12 +61,9 @@ public final class ParseChanges<T> extends ProcessFunction<RawChange, T> {
     public void processElement(RawChange raw, Context ctx, Collector<T> out) {
         Optional<T> event;
         try {
-            event = decodeAndMap(raw);
-        } catch (DecodeFailure e) {
-            deadLetter(raw, UNPARSEABLE, e.getMessage(), ctx);
-            return;
-        } catch (RuntimeException e) {
-            deadLetter(raw, UNMAPPABLE, e.getClass().getSimpleName() + ": " + e.getMessage(), ctx);
+            event = parse(raw);
+        } catch (Failure e) {
+            deadLetter(raw, e.reason(), e.getMessage(), ctx);
             return;
         }
         parsed.inc();
@@ -74,6 +71,22 @@ public final class ParseChanges<T> extends ProcessFunction<RawChange, T> {
             out.collect(event.get());
         } else {
             skipped.inc();
+        }
+    }
+
+    /**
+     * This job's parse step for one raw record (also the one a replayed source dead letter goes
+     * through again): the mapped event, empty if the record is none of this job's.
+     *
+     * @throws Failure with the dead-letter reason ({@link #UNPARSEABLE}, {@link #UNMAPPABLE})
+     */
+    public Optional<T> parse(RawChange raw) throws Failure {
+        try {
+            return decodeAndMap(raw);
+        } catch (DecodeFailure e) {
+            throw new Failure(UNPARSEABLE, e.getMessage());
+        } catch (RuntimeException e) {
+            throw new Failure(UNMAPPABLE, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 
@@ -124,6 +137,22 @@ public final class ParseChanges<T> extends ProcessFunction<RawChange, T> {
                 SourceTypes.DEAD_LETTERS,
                 SourceDeadLetter.of(
                         raw, reason, detail, ctx.timerService().currentProcessingTime()));
+    }
+
+    /** A record the parse step sets aside, with its dead-letter reason. */
+    public static final class Failure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        private final String reason;
+
+        Failure(String reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+
+        public String reason() {
+            return reason;
+        }
     }
 
     /** The bytes are not a record of the expected format. */

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.jobs.config.JobOptions.KinesisPayload;
+import io.streamledger.jobs.config.JobOptions.TransportKind;
+import io.streamledger.jobs.deadletter.ReplaySource;
+import io.streamledger.jobs.source.ParseChanges;
+import io.streamledger.jobs.testing.TestRecords;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.operators.posting.TradeFill;
@@ -77,5 +82,32 @@ class ReplayedFillTest {
                                 PostingJob.replayedFill(
                                         entry(DeadLetterReason.QUARANTINED, "{", "json")))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aSourceEntryIsParsedAgainAndOneThatStillFailsNamesTheParseReason() {
+        ReplaySource.Decoder<TradeFill> decoder =
+                PostingJob.replayDecoder(
+                        new ParseChanges<>(
+                                "Context",
+                                KinesisPayload.OUTBOX_EVENT,
+                                new PostingJob.FillMapper()),
+                        TransportKind.KINESIS);
+        assertThatThrownBy(
+                        () ->
+                                decoder.decode(
+                                        entry(DeadLetterReason.UNPARSEABLE_RECORD, "x", "utf-8")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("still " + ParseChanges.UNPARSEABLE + ":");
+        String relayed = TestRecords.tradeExecuted("ev-7", "t1", "ACC-1", "BUY", "3", "10.50");
+        assertThatThrownBy(
+                        () ->
+                                decoder.decode(
+                                        entry(DeadLetterReason.UNMAPPABLE_EVENT, relayed, "utf-8")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("parses now as fill");
+        String json = TradeFills.toJson(fill());
+        assertThat(decoder.decode(entry(DeadLetterReason.REJECTED_FILL, json, "json")))
+                .isEqualTo(fill());
     }
 }

@@ -1,11 +1,14 @@
 package io.streamledger.jobs.testing;
 
+import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.Transport;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -99,5 +102,35 @@ public final class TestRecords {
                 + img
                 + "},\"SizeBytes\":100,\"ApproximateCreationDateTimePrecision\":\"MILLISECOND\"},"
                 + "\"eventSource\":\"aws:dynamodb\"}";
+    }
+
+    /** A stored dead-letter entry as a replay source reads it: REPLAY_REQUESTED at version 3. */
+    public static DeadLetterView replayRequested(
+            String tenant,
+            String job,
+            DeadLetterReason reason,
+            String payload,
+            String encoding,
+            String position) {
+        Instant at = Instant.parse("2026-12-01T10:00:00Z");
+        return new DeadLetterView(
+                tenant,
+                job,
+                "op",
+                reason,
+                "id1",
+                "detail",
+                payload,
+                encoding,
+                "origin",
+                position,
+                null,
+                0,
+                at,
+                at,
+                1,
+                DeadLetterStatus.REPLAY_REQUESTED,
+                3,
+                List.of());
     }
 }

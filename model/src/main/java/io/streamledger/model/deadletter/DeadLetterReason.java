@@ -25,6 +25,18 @@ public enum DeadLetterReason {
     /** Reconciliation: the record arrived after its window's allowed lateness (AP14). */
     LATE_RECORD;
 
+    /**
+     * Why an entry of this reason is never re-injected (a replay request is refused with it), or
+     * null when its job replays it: a late reconciliation record is already carried into the next
+     * batch revision of its window (its LATE marker), so re-injecting it would count it twice.
+     */
+    public String replayRefusal() {
+        return this == LATE_RECORD
+                ? "reconciled in the next batch revision of its window (LATE marker): late records"
+                        + " are not re-injected"
+                : null;
+    }
+
     /** The reason named {@code name}, e.g. a gate or source reason spelled the same way. */
     public static DeadLetterReason of(String name) {
         return valueOf(name);

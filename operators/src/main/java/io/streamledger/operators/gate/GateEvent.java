@@ -1,5 +1,6 @@
 package io.streamledger.operators.gate;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Objects;
 
 /**
@@ -32,6 +33,15 @@ public class GateEvent {
     private long ingestTimeMillis;
     private String kind;
     private String payload;
+
+    /**
+     * On an event re-injected from the dead-letter table (CS08 replay): the entry it came from (its
+     * key, {@code pk}, a newline, {@code sk}) and the version its replay was requested at; null / 0
+     * on events from the stream. Not part of the event's JSON nor of its equality.
+     */
+    private String replayOf;
+
+    private long replayVersion;
 
     /** For Flink's POJO serializer. */
     public GateEvent() {}
@@ -116,6 +126,30 @@ public class GateEvent {
 
     public void setPayload(String payload) {
         this.payload = payload;
+    }
+
+    @JsonIgnore
+    public String getReplayOf() {
+        return replayOf;
+    }
+
+    public void setReplayOf(String replayOf) {
+        this.replayOf = replayOf;
+    }
+
+    @JsonIgnore
+    public long getReplayVersion() {
+        return replayVersion;
+    }
+
+    public void setReplayVersion(long replayVersion) {
+        this.replayVersion = replayVersion;
+    }
+
+    /** Whether this event is a replay of a dead-letter entry. */
+    @JsonIgnore
+    public boolean isReplay() {
+        return replayOf != null;
     }
 
     @Override

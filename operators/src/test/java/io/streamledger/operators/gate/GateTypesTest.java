@@ -49,6 +49,12 @@ class GateTypesTest {
     void recordsSurviveTheirSerializers() throws Exception {
         GateEvent e = new GateEvent("k", 7, "fill-7", 11L, 12L, "TradeExecuted", "{\"q\":\"1\"}");
         assertThat(roundTrip(GateState.GATE_EVENT, e)).isEqualTo(e);
+        GateEvent replay = new GateEvent("k", 7, "fill-7", 11L, 12L, "TradeExecuted", "{}");
+        replay.setReplayOf("TEN#t#DLQ#projection\nDL#PARK_OVERFLOW#x");
+        replay.setReplayVersion(3);
+        GateEvent tagged = roundTrip(GateState.GATE_EVENT, replay);
+        assertThat(tagged.getReplayOf()).isEqualTo(replay.getReplayOf());
+        assertThat(tagged.getReplayVersion()).isEqualTo(3);
 
         DeadLetter d = new DeadLetter(DeadLetterReason.PARK_OVERFLOW, "full", 5L, e);
         assertThat(roundTrip(GateState.DEAD_LETTER, d)).isEqualTo(d);

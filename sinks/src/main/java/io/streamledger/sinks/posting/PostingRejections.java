@@ -7,7 +7,6 @@ import io.streamledger.aws.error.ErrorClass;
 import io.streamledger.aws.retry.Retrying;
 import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;
-import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.TradeFill;
@@ -155,18 +154,16 @@ public record PostingRejections(String job, String deadLetterTable, BreakWrites 
             long replayVersion,
             boolean posted,
             String note) {
-        DeadLetterStatus to = posted ? DeadLetterStatus.REPLAYED : DeadLetterStatus.OPEN;
         try {
             retrying.call(
                     () ->
                             ddb.updateItem(
-                                    DeadLetterItems.transition(
+                                    DeadLetterItems.settleReplay(
                                             deadLetterTable,
                                             key(tenant, eventId, DeadLetterReason.of(replayReason)),
-                                            DeadLetterStatus.REPLAY_REQUESTED,
                                             replayVersion,
-                                            to,
-                                            posted ? "REPLAYED" : "REPLAY_FAILED",
+                                            posted,
+                                            true,
                                             "job:" + job,
                                             note,
                                             Instant.now())));

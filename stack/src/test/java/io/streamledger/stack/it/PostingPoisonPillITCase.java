@@ -14,22 +14,30 @@ import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.ops.ParkedGapRepository;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.posting.PostingJob;
+import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
+import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.source.ChangeSources;
+import io.streamledger.jobs.testing.TestRecords;
 import io.streamledger.local.fault.FaultKind;
 import io.streamledger.local.fault.FaultRule;
+import io.streamledger.model.change.JsonFields;
+import io.streamledger.model.change.KinesisDynamoDbRecordParser;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.deadletter.DeadLetterIds;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.deadletter.ParkedGapStatus;
+import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.keys.MonthCounterKey;
 import io.streamledger.model.ledger.LedgerSchema;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
+import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.posting.ExecutionOrderState;
+import io.streamledger.operators.projection.AuthorityChanges;
 import io.streamledger.sinks.posting.PostingRejections;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +69,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * No poison pills in the posting job (AP09/AP10 + CS08 + AP15): a fill of an account-month at its
  * cap is rejected with LEDGER_MONTH_LIMIT into the dead-letter table with its break, a fill whose
  * transaction keeps failing is quarantined after its retry budget, every other fill posts, and the
- * job never restarts (its RESTARTING timestamp stays 0 although a restart strategy is set).
+ * job never restarts (its RESTARTING timestamp stays 0 although a restart strategy is set); the
+ * posting and projection jobs' dead letters replay with effects exactly once.
  */
 class PostingPoisonPillITCase {
 
@@ -439,6 +448,132 @@ class PostingPoisonPillITCase {
                             p));
         }
         return out;
+    }
+
+    /**
+     * The projection job's dead letters replay through its gate (CS08 + AP13): a gate entry's event
+     * is applied once and a second request for it is a stale no-op; a source entry that still does
+     * not parse returns to OPEN with attempts + 1. Small: one authority, two entries.
+     */
+    @Test
+    void projectionDeadLettersReplayThroughTheGateOnce(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        String dlq = stack.table(Tables.DEAD_LETTER);
+        AuthorityKey k = AuthorityKey.cash("t1", "a1", "USD");
+        GateEvent v2 =
+                AuthorityChanges.toGateEvent(
+                                KinesisDynamoDbRecordParser.parse(authority(k, 2, "12.50"), null))
+                        .orElseThrow();
+        long now = System.currentTimeMillis();
+        DeadLetterEntry parked =
+                new DeadLetterEntry(
+                        "t1",
+                        ProjectionJob.ROLE,
+                        ProjectionJob.GATE_OPERATOR,
+                        DeadLetterReason.PARK_OVERFLOW,
+                        "set aside by the gate",
+                        JsonFields.MAPPER.writeValueAsString(v2),
+                        "json",
+                        "event:" + v2.getEventId(),
+                        null,
+                        v2.getSourceKey(),
+                        2,
+                        now);
+        DeadLetterEntry garbage =
+                new DeadLetterEntry(
+                        null,
+                        ProjectionJob.ROLE,
+                        ProjectionJob.PARSE_UID,
+                        DeadLetterReason.UNPARSEABLE_RECORD,
+                        "not a record",
+                        "not a record",
+                        "utf-8",
+                        "payload:not a record",
+                        null,
+                        null,
+                        0,
+                        now);
+        for (DeadLetterEntry e : List.of(parked, garbage)) {
+            stack.ddb.updateItem(DeadLetterItems.upsert(dlq, e));
+            requestReplay(e.key(), 1);
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        env.enableCheckpointing(200);
+        Configuration conf = stack.config();
+        conf.set(JobOptions.TRANSPORT, JobOptions.TransportKind.KINESIS);
+        conf.set(JobOptions.KINESIS_PAYLOAD, JobOptions.KinesisPayload.DYNAMODB_CHANGE);
+        conf.set(JobOptions.REPLAY_TENANTS, List.of("t1", DeadLetterKey.UNKNOWN_TENANT));
+        conf.set(JobOptions.REPLAY_POLL_INTERVAL, Duration.ofMillis(200));
+        // the job's own stream holds version 1 only
+        new ProjectionJob(
+                        TestRecords.source(
+                                List.of(TestRecords.kinesis(1, authority(k, 1, "10.00")))),
+                        new DynamoDbProjectionSinks(conf),
+                        conf)
+                .build(env);
+        JobClient job = env.executeAsync("projection-replay-it");
+        try {
+            DeadLetterView applied =
+                    awaitEntry(parked.key(), v -> v.status() == DeadLetterStatus.REPLAYED);
+            assertThat(applied.history().get(applied.history().size() - 1).note())
+                    .isEqualTo("APPLIED");
+            assertThat(await(() -> viewVersion() == 2 ? true : null)).isTrue();
+
+            DeadLetterView failed =
+                    awaitEntry(garbage.key(), v -> v.status() == DeadLetterStatus.OPEN);
+            assertThat(failed.attempts()).isEqualTo(2);
+            assertThat(failed.history())
+                    .extracting(DeadLetterView.Change::action)
+                    .containsExactly("REPLAY", "REPLAY_FAILED");
+            assertThat(failed.history().get(1).note())
+                    .startsWith("not re-injectable: still UNPARSEABLE_RECORD");
+
+            // a second request for the applied event (no operator route does this): a no-op
+            stack.ddb.updateItem(
+                    DeadLetterItems.transition(
+                            dlq,
+                            parked.key(),
+                            DeadLetterStatus.REPLAYED,
+                            applied.version(),
+                            DeadLetterStatus.REPLAY_REQUESTED,
+                            "REPLAY",
+                            "ops:test",
+                            "again",
+                            Instant.now()));
+            DeadLetterView again =
+                    awaitEntry(
+                            parked.key(),
+                            v ->
+                                    v.status() == DeadLetterStatus.REPLAYED
+                                            && v.version() > applied.version() + 1);
+            assertThat(again.history().get(again.history().size() - 1).note())
+                    .isIn("STALE", "DUPLICATE");
+            assertThat(again.attempts()).isEqualTo(1);
+            assertThat(viewVersion()).isEqualTo(2);
+        } finally {
+            job.cancel().get();
+        }
+    }
+
+    /** A Kinesis "for DynamoDB" change of authority {@code k} at {@code version}. */
+    private static String authority(AuthorityKey k, long version, String posted) {
+        Map<String, String> image = new java.util.LinkedHashMap<>();
+        image.put("PK", k.pk());
+        image.put("SK", k.sk());
+        image.put(LedgerSchema.VERSION, "N:" + version);
+        image.put(LedgerSchema.POSTED, "N:" + posted);
+        image.put(LedgerSchema.RESERVED, "N:0");
+        return TestRecords.insert("ev-" + version, "Ledger", 1_764_496_800_000L + version, image);
+    }
+
+    /** The Portfolio row's source version (the test writes one authority), 0 if none. */
+    private long viewVersion() {
+        return stack.scan(stack.portfolioTable()).stream()
+                .filter(r -> r.containsKey("sourceVersion"))
+                .mapToLong(r -> Long.parseLong(r.get("sourceVersion").n()))
+                .max()
+                .orElse(0);
     }
 
     private static <T> T await(java.util.concurrent.Callable<T> probe) throws Exception {
