@@ -23,7 +23,6 @@ import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.posting.PostingOutcome;
-import io.streamledger.operators.projection.ProjectionUpdate;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -36,7 +35,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -391,32 +389,8 @@ class PipelineITCase {
         projConf.set(JobOptions.GATE_GAP_SLA, Duration.ofSeconds(30));
         DynamoDbProjectionSinks prod = new DynamoDbProjectionSinks(projConf);
         ProjectionSinks sinks =
-                new ProjectionSinks() {
-                    @Override
-                    public Sink<ProjectionUpdate> viewRows() {
-                        return prod.viewRows();
-                    }
-
-                    @Override
-                    public Sink<ProjectionUpdate> checkpointRows() {
-                        return prod.checkpointRows();
-                    }
-
-                    @Override
-                    public Sink<GapBreak> gapBreaks() {
-                        return new CollectSink<>("gapBreaks");
-                    }
-
-                    @Override
-                    public Sink<DeadLetter> deadLetters() {
-                        return new CollectSink<>("gateDeadLetters");
-                    }
-
-                    @Override
-                    public Sink<SourceDeadLetter> sourceDeadLetters() {
-                        return new CollectSink<>("projectionDeadLetters");
-                    }
-                };
+                new CollectedProjectionSinks(
+                        prod, "gapBreaks", "gateDeadLetters", "projectionDeadLetters");
         RawChangeSource ledgerSource = ChangeSources.fromConfig(projConf, ProjectionJob.ROLE);
         // the projection fails twice too: the gate's keyed state and the sink's buffer restore
         long authorityChanges = 6L * w.fills.size();

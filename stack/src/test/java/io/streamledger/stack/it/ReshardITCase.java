@@ -11,7 +11,6 @@ import io.streamledger.jobs.projection.DynamoDbProjectionSinks;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.jobs.projection.ProjectionSinks;
 import io.streamledger.jobs.source.ChangeSources;
-import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.keys.AuthorityKey;
@@ -21,12 +20,10 @@ import io.streamledger.model.shard.ShardMap;
 import io.streamledger.model.shard.ShardMapState;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
-import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingStatus;
 import io.streamledger.operators.projection.AuthorityChanges;
-import io.streamledger.operators.projection.ProjectionUpdate;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -39,7 +36,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -359,32 +355,8 @@ class ReshardITCase {
         projConf.set(JobOptions.SHARD_MAP_REFRESH, REFRESH);
         DynamoDbProjectionSinks prod = new DynamoDbProjectionSinks(projConf);
         ProjectionSinks sinks =
-                new ProjectionSinks() {
-                    @Override
-                    public Sink<ProjectionUpdate> viewRows() {
-                        return prod.viewRows();
-                    }
-
-                    @Override
-                    public Sink<ProjectionUpdate> checkpointRows() {
-                        return prod.checkpointRows();
-                    }
-
-                    @Override
-                    public Sink<GapBreak> gapBreaks() {
-                        return new CollectSink<>("reshard-gap-breaks");
-                    }
-
-                    @Override
-                    public Sink<DeadLetter> deadLetters() {
-                        return new CollectSink<>("reshard-gate-dead");
-                    }
-
-                    @Override
-                    public Sink<SourceDeadLetter> sourceDeadLetters() {
-                        return new CollectSink<>("reshard-projection-dead");
-                    }
-                };
+                new CollectedProjectionSinks(
+                        prod, "reshard-gap-breaks", "reshard-gate-dead", "reshard-projection-dead");
         new ProjectionJob(ChangeSources.fromConfig(projConf, ProjectionJob.ROLE), sinks, projConf)
                 .build(env);
         return env.executeAsync("reshard-it");
