@@ -5,11 +5,17 @@ import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.streams.StreamFeatures;
 import io.streamledger.local.streams.StreamsOptions;
+import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
 import io.streamledger.stack.it.LocalStack;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -85,6 +91,46 @@ public final class ReconStack implements AutoCloseable {
 
     private void create(String name, TableSpec spec) {
         TableProvisioner.create(ddb, spec, name);
+    }
+
+    /**
+     * Puts one trading posting line of a fill's transaction (IDX10, with its {@code role}), in the
+     * shape the posting job writes: {@code line} = {account, assetType, asset, amount, role}.
+     */
+    public void putTradingLine(
+            String tenant,
+            String txnId,
+            String tradeId,
+            int lineNo,
+            int lineCount,
+            Object[] line,
+            Instant at) {
+        String account = (String) line[0];
+        PostingKey key =
+                new PostingKey(
+                        tenant,
+                        account,
+                        YearMonth.from(at.atZone(ZoneOffset.UTC)),
+                        0,
+                        at,
+                        txnId,
+                        lineNo);
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put("PK", AttributeValue.fromS(key.pk()));
+        item.put("SK", AttributeValue.fromS(key.sk()));
+        item.put("tenant", AttributeValue.fromS(tenant));
+        item.put("txnId", AttributeValue.fromS(txnId));
+        item.put("sourceId", AttributeValue.fromS("TRADE:" + tradeId));
+        item.put("line", AttributeValue.fromN(Integer.toString(lineNo)));
+        item.put("lineCount", AttributeValue.fromN(Integer.toString(lineCount)));
+        item.put("accountId", AttributeValue.fromS(account));
+        item.put("assetType", AttributeValue.fromS((String) line[1]));
+        item.put("asset", AttributeValue.fromS((String) line[2]));
+        item.put("amount", AttributeValue.fromN(((BigDecimal) line[3]).toPlainString()));
+        item.put("role", AttributeValue.fromS((String) line[4]));
+        item.put("effectiveAt", AttributeValue.fromS(at.toString()));
+        item.put("recordedAt", AttributeValue.fromS(at.toString()));
+        ddb.putItem(b -> b.tableName(table(Tables.LEDGER)).item(item));
     }
 
     public List<Map<String, AttributeValue>> scan(String table) {

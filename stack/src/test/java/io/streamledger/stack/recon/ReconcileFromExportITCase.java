@@ -10,7 +10,6 @@ import io.streamledger.jobs.recon.ReconciliationJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.local.export.LocalTableExports;
 import io.streamledger.model.keys.OrderKey;
-import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.keys.TradeKey;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.table.TableSpec;
@@ -24,8 +23,6 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -247,34 +244,8 @@ class ReconcileFromExportITCase {
             {account, "SEC", "ACME", new BigDecimal(qty), "SECURITIES"},
             {"HOUSE-CLEARING", "SEC", "ACME", new BigDecimal(qty).negate(), "SECURITIES_CONTRA"}
         };
-        int line = 0;
-        for (Object[] l : lines) {
-            line++;
-            PostingKey pk =
-                    new PostingKey(
-                            T,
-                            (String) l[0],
-                            YearMonth.from(at.atZone(ZoneOffset.UTC)),
-                            0,
-                            at,
-                            txnId,
-                            line);
-            Map<String, AttributeValue> p = new HashMap<>();
-            p.put("PK", s(pk.pk()));
-            p.put("SK", s(pk.sk()));
-            p.put("tenant", s(T));
-            p.put("txnId", s(txnId));
-            p.put("sourceId", s("TRADE:" + tradeId));
-            p.put("line", n(Integer.toString(line)));
-            p.put("lineCount", n(Integer.toString(lines.length)));
-            p.put("accountId", s((String) l[0]));
-            p.put("assetType", s((String) l[1]));
-            p.put("asset", s((String) l[2]));
-            p.put("amount", n(((BigDecimal) l[3]).toPlainString()));
-            p.put("role", s((String) l[4]));
-            p.put("effectiveAt", s(at.toString()));
-            p.put("recordedAt", s(at.toString()));
-            stack.ddb.putItem(b -> b.tableName(stack.table(Tables.LEDGER)).item(p));
+        for (int line = 1; line <= lines.length; line++) {
+            stack.putTradingLine(T, txnId, tradeId, line, lines.length, lines[line - 1], at);
         }
     }
 

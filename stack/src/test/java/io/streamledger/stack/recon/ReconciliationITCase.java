@@ -10,7 +10,6 @@ import io.streamledger.jobs.recon.ReconciliationJob;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.PositionKey;
-import io.streamledger.model.keys.PostingKey;
 import io.streamledger.model.keys.TradeKey;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.table.Tables;
@@ -19,8 +18,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -257,32 +254,8 @@ class ReconciliationITCase {
         int n = 0;
         for (Object[] l : lines) {
             n++;
-            PostingKey key =
-                    new PostingKey(
-                            T,
-                            (String) l[0],
-                            YearMonth.from(at.atZone(ZoneOffset.UTC)),
-                            0,
-                            at,
-                            txnId,
-                            n);
-            Map<String, AttributeValue> item = new HashMap<>();
-            item.put("PK", s(key.pk()));
-            item.put("SK", s(key.sk()));
-            item.put("tenant", s(T));
-            item.put("txnId", s(txnId));
-            item.put("sourceId", s("TRADE:" + tradeId));
-            item.put("line", AttributeValue.fromN(Integer.toString(n)));
-            item.put("lineCount", AttributeValue.fromN(Integer.toString(lines.size())));
-            item.put("accountId", s((String) l[0]));
-            item.put("assetType", s((String) l[1]));
-            item.put("asset", s((String) l[2]));
+            stack.putTradingLine(T, txnId, tradeId, n, lines.size(), l, at);
             BigDecimal amount = (BigDecimal) l[3];
-            item.put("amount", AttributeValue.fromN(amount.toPlainString()));
-            item.put("role", s((String) l[4]));
-            item.put("effectiveAt", s(at.toString()));
-            item.put("recordedAt", s(at.toString()));
-            stack.ddb.putItem(b -> b.tableName(stack.table(Tables.LEDGER)).item(item));
             add(at, "ledger.postings.count", BigDecimal.ONE);
             if ("CASH".equals(l[1])) {
                 add(
