@@ -74,12 +74,11 @@ class PipelineITCase {
     /**
      * Shards per Kinesis stream at scale ({@code -Dstreamledger.it.kinesisShards}; the default
      * workload uses {@link #SMALL_KINESIS_SHARDS}). kinesis-local's PutRecords cost grows with the
-     * records already in
-     * the target shard (jobs/README.md "Known issue"), so a 5,000-fill run (≈ 90,000 Ledger
-     * records) needs short shards; the launcher raises kinesis-local's shard limit to {@link
-     * KinesisLocal#SHARD_LIMIT}. Stay at or below 100: with more, kinesis-local pages ListShards
-     * and the 4.3.0 source's enumerator sends the NextToken together with the stream, which
-     * kinesis-local rejects (InvalidArgumentException), failing the job at start.
+     * records already in the target shard (jobs/README.md "Known issue"), so a 5,000-fill run (≈
+     * 90,000 Ledger records) needs short shards; the launcher raises kinesis-local's shard limit to
+     * {@link KinesisLocal#SHARD_LIMIT}. Stay at or below 100: with more, kinesis-local pages
+     * ListShards and the 4.3.0 source's enumerator sends the NextToken together with the stream,
+     * which kinesis-local rejects (InvalidArgumentException), failing the job at start.
      */
     static final int KINESIS_SHARDS = 64;
 
@@ -178,8 +177,7 @@ class PipelineITCase {
             // (jobs/README.md "Known issue"): more shards keep the forwarding rate up at scale;
             // the default workload's few thousand records need few, and each shard is one more
             // GetRecords poll per reader loop
-            int shards =
-                    Integer.getInteger("streamledger.it.kinesisShards", SMALL_KINESIS_SHARDS);
+            int shards = Integer.getInteger("streamledger.it.kinesisShards", SMALL_KINESIS_SHARDS);
             kinesis.createStream(ctxStream, shards);
             kinesis.createStream(ledgerStream, shards);
             stack.close();
