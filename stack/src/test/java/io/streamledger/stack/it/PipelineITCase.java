@@ -72,18 +72,14 @@ class PipelineITCase {
                             .build());
 
     /**
-     * Shards per Kinesis stream at scale ({@code -Dstreamledger.it.kinesisShards}; the default
-     * workload uses {@link #SMALL_KINESIS_SHARDS}). kinesis-local's PutRecords cost grows with the
-     * records already in the target shard (jobs/README.md "Known issue"), so a 5,000-fill run (≈
-     * 90,000 Ledger records) needs short shards; the launcher raises kinesis-local's shard limit to
-     * {@link KinesisLocal#SHARD_LIMIT}. Stay at or below 100: with more, kinesis-local pages
-     * ListShards and the 4.3.0 source's enumerator sends the NextToken together with the stream,
-     * which kinesis-local rejects (InvalidArgumentException), failing the job at start.
+     * Shards per Kinesis stream. kinesis-local's PutRecords cost grows with the records already in
+     * the target shard (jobs/README.md "Known issue"), so a 5,000-fill run (≈ 90,000 Ledger
+     * records) needs short shards; the launcher raises kinesis-local's shard limit to {@link
+     * KinesisLocal#SHARD_LIMIT}. Stay at or below 100: with more, kinesis-local pages ListShards
+     * and the 4.3.0 source's enumerator sends the NextToken together with the stream, which
+     * kinesis-local rejects (InvalidArgumentException), failing the job at start.
      */
     static final int KINESIS_SHARDS = 64;
-
-    /** Shards per Kinesis stream for the default (SMALL) workload of the Kinesis test. */
-    static final int SMALL_KINESIS_SHARDS = 4;
 
     private LocalStack stack;
 
@@ -174,10 +170,8 @@ class PipelineITCase {
             String ctxStream = stack.prefix + "ctx-cdc";
             String ledgerStream = stack.prefix + "ledger-cdc";
             // kinesis-local's PutRecords costs grow with the records already in the target shard
-            // (jobs/README.md "Known issue"): more shards keep the forwarding rate up at scale;
-            // the default workload's few thousand records need few, and each shard is one more
-            // GetRecords poll per reader loop
-            int shards = Integer.getInteger("streamledger.it.kinesisShards", SMALL_KINESIS_SHARDS);
+            // (jobs/README.md "Known issue"): more shards keep the forwarding rate up at scale
+            int shards = Integer.getInteger("streamledger.it.kinesisShards", KINESIS_SHARDS);
             kinesis.createStream(ctxStream, shards);
             kinesis.createStream(ledgerStream, shards);
             stack.close();
