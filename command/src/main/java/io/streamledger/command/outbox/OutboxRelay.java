@@ -52,12 +52,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * The AP16 outbox relay (CS03): reads the 13 sparse READY shards (IDX17) with one cursor each,
  * merged by (dueAt, eventId), claims windows of events READY → IN_FLIGHT in parallel while the
  * window before publishes, publishes them in PutRecords calls that carry at most one event per
- * aggregate (partition key = aggregate, an aggregate's next event only after the broker acknowledged
- * the one before, so per-aggregate order holds under partial failures), and only as the lease owner stores each
- * broker acknowledgement (→ COMPLETED) or re-queues the event with backoff (→ READY); a failed
- * event's later events of the same aggregate are re-queued behind it. Expired IN_FLIGHT leases
- * return to READY through a segmented Scan that covers the whole table; a READY event can be
- * rescheduled (seed step 5, AMP18).
+ * aggregate (partition key = aggregate, an aggregate's next event only after the broker
+ * acknowledged the one before, so per-aggregate order holds under partial failures), and only as
+ * the lease owner stores each broker acknowledgement (→ COMPLETED) or re-queues the event with
+ * backoff (→ READY); a failed event's later events of the same aggregate are re-queued behind it.
+ * Expired IN_FLIGHT leases return to READY through a segmented Scan that covers the whole table; a
+ * READY event can be rescheduled (seed step 5, AMP18).
  */
 public final class OutboxRelay implements AutoCloseable {
 
@@ -643,7 +643,9 @@ public final class OutboxRelay implements AutoCloseable {
             claimNext();
             while (claiming || callsInFlight > 0) {
                 LongAdder waitingFor =
-                        !claiming ? waitPutsNanos : callsInFlight == 0 ? waitClaimsNanos : waitBothNanos;
+                        !claiming
+                                ? waitPutsNanos
+                                : callsInFlight == 0 ? waitClaimsNanos : waitBothNanos;
                 long t0 = System.nanoTime();
                 try {
                     Runnable next = inbox.take();
@@ -694,7 +696,8 @@ public final class OutboxRelay implements AutoCloseable {
                 if (behind == null) {
                     toPublish.add(c);
                 } else {
-                    // an earlier event of this aggregate failed this round: keep the order behind it
+                    // an earlier event of this aggregate failed this round: keep the order behind
+                    // it
                     Instant due = behind.plusMillis(1);
                     holdBehind(c, due, "an earlier event of its aggregate was re-queued");
                     blockedUntil.put(c.event().aggregateId(), due);

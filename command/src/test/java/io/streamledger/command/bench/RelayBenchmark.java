@@ -181,8 +181,7 @@ public final class RelayBenchmark {
             this.tuning = tuning;
         }
 
-        void run(String name, int n, boolean serial, int window, boolean report)
-                throws Exception {
+        void run(String name, int n, boolean serial, int window, boolean report) throws Exception {
             String prefix = "relay" + (++runNo) + "-";
             TableProvisioner.createAll(client, prefix);
             // a fresh stream per run: kinesis-local slows down as a stream fills, real Kinesis not
