@@ -282,7 +282,9 @@ public final class ReconciliationJob {
                         "the reconciliation job re-injects source records only, not "
                                 + entry.reason());
             }
-            return Reinjection.reparseAny(entry, parses, transport);
+            ReconEvent e = Reinjection.reparseAny(entry, parses, transport);
+            e.sourceShard = null; // behind its shard by now: it holds no watermark back
+            return e;
         };
     }
 
@@ -345,12 +347,26 @@ public final class ReconciliationJob {
         return e.kind != ReconEvent.Kind.FILL || e.bustOrderVersion == 0;
     }
 
+    /**
+     * The record's event, stamped with the shard it was read from (the per-shard business-time
+     * watermarks; "" when the transport named none).
+     */
+    static Optional<ReconEvent> fromShard(ChangeRecord change, Optional<ReconEvent> event) {
+        event.ifPresent(
+                e ->
+                        e.sourceShard =
+                                change.sourcePosition() == null
+                                        ? ""
+                                        : change.sourcePosition().shardId());
+        return event;
+    }
+
     static final class ExecutionMapper implements RecordMapper<ReconEvent> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromExecution(change);
+            return fromShard(change, ReconEvents.fromExecution(change));
         }
     }
 
@@ -359,7 +375,7 @@ public final class ReconciliationJob {
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromOrders(change);
+            return fromShard(change, ReconEvents.fromOrders(change));
         }
     }
 
@@ -368,7 +384,7 @@ public final class ReconciliationJob {
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromLedger(change);
+            return fromShard(change, ReconEvents.fromLedger(change));
         }
     }
 }

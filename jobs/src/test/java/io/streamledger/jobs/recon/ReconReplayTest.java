@@ -96,6 +96,8 @@ class ReconReplayTest {
         ReconEvent fill = WITH_ORDERS.decode(entry(DeadLetterReason.UNMAPPABLE_EVENT, trade(), "utf-8"));
         assertThat(fill.kind).isEqualTo(ReconEvent.Kind.FILL);
         assertThat(fill.fill().tradeId()).isEqualTo("tr-1");
+        // behind its shard by now: a replay holds no shard's watermark back
+        assertThat(fill.sourceShard).isNull();
 
         ReconEvent version =
                 WITH_ORDERS.decode(entry(DeadLetterReason.UNMAPPABLE_EVENT, order(), "utf-8"));
@@ -108,6 +110,12 @@ class ReconReplayTest {
                                         entry(DeadLetterReason.UNMAPPABLE_EVENT, order(), "utf-8")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the record is no event of this job");
+    }
+
+    @Test
+    void aStreamedRecordCarriesItsShardForTheBusinessTimeWatermarks() throws Exception {
+        ReconEvent e = FILLS.parse(TestRecords.kinesis(1, trade())).orElseThrow();
+        assertThat(e.sourceShard).isEqualTo("shardId-000000000000");
     }
 
     @Test
