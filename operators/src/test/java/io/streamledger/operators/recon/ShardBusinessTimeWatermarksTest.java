@@ -85,6 +85,16 @@ class ShardBusinessTimeWatermarksTest {
     }
 
     @Test
+    void beforeItsFirstRecordTheGeneratorHoldsTheOtherSourceForOneQuietPeriod() {
+        g.onPeriodicEmit(out);
+        assertThat(idle).isFalse(); // a source that has not delivered yet closes no window
+        now.addAndGet(QUIET);
+        g.onPeriodicEmit(out);
+        assertThat(idle).isTrue();
+        assertThat(emitted).isEmpty();
+    }
+
+    @Test
     void aReplayHoldsNothingBackAndTheWatermarkNeverGoesBack() {
         record("a", 600_000);
         g.onPeriodicEmit(out);

@@ -7,6 +7,7 @@ import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.deadletter.DeadLetterReader;
 import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.aws.items.ModelAv;
 import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.deadletter.Reinjection;
@@ -18,6 +19,7 @@ import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
+import io.streamledger.jobs.testing.TestRecords;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.AuthorityKey;
@@ -256,7 +258,13 @@ class LedgerCheckITCase {
         // the control: the same shape with its second line lost for good
         w.postings("x1", 2, line("X1", "USD", "5"));
         w.authority("X1", "USD", new BigDecimal("5"), BigDecimal.ZERO, "x1");
-        String raw = connectorInsert("lost-r1-2", System.currentTimeMillis(), setAside);
+        String raw =
+                TestRecords.streamsRecord(
+                        "INSERT",
+                        ModelAv.fromSdk(setAside),
+                        900_000,
+                        System.currentTimeMillis(),
+                        "NEW_AND_OLD_IMAGES");
         String stream = stack.configReading(Tables.LEDGER).get(JobOptions.STREAM_ARN);
         List<DeadLetterKey> keys = new java.util.ArrayList<>();
         for (String seq : List.of("900001", "900002")) { // the line delivered twice
@@ -309,38 +317,6 @@ class LedgerCheckITCase {
             assertThat(v.history().get(v.history().size() - 1).note())
                     .isEqualTo(Reinjection.REINJECTED);
         }
-    }
-
-    /** A DynamoDB Streams INSERT of {@code item} as the Streams connector hands it to the job. */
-    private static String connectorInsert(
-            String eventId, long createdMillis, Map<String, AttributeValue> item) {
-        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
-        var root = mapper.createObjectNode();
-        root.put("eventID", eventId);
-        root.put("eventName", "INSERT");
-        root.put("eventVersion", "1.1");
-        root.put("eventSource", "aws:dynamodb");
-        root.put("awsRegion", "us-east-1");
-        var ddb = root.putObject("dynamodb");
-        ddb.put("ApproximateCreationDateTime", createdMillis);
-        var keys = ddb.putObject("Keys");
-        var image = ddb.putObject("NewImage");
-        item.forEach(
-                (name, v) -> {
-                    var a = image.putObject(name);
-                    if (v.s() != null) {
-                        a.put("S", v.s());
-                    } else {
-                        a.put("N", v.n());
-                    }
-                    if (name.equals("PK") || name.equals("SK")) {
-                        keys.set(name, a.deepCopy());
-                    }
-                });
-        ddb.put("SequenceNumber", "900000");
-        ddb.put("SizeBytes", 100);
-        ddb.put("StreamViewType", "NEW_AND_OLD_IMAGES");
-        return root.toString();
     }
 
     private static Map<String, String> ids(List<Map<String, AttributeValue>> rows) {
