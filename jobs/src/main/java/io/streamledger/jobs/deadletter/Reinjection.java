@@ -18,11 +18,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The replay input of jobs whose own keyed state decides once per key (the ledger checks per
  * transaction and authority version, the reconciliation window per trade, txn line and authority
- * version; CS08 replay, AP15 create-once breaks): each entry is read by {@link ReplaySource#stream},
- * re-enters the job as its record and is settled REPLAYED ({@value #REINJECTED}) by {@link
- * ReplaySettlementSink} once the checkpoint holding it completes — a duplicate is then a counted
- * no-op of the checks, never a second break. An entry that cannot be decoded goes back to OPEN
- * with attempts + 1 (the source's path).
+ * version; CS08 replay, AP15 create-once breaks): each entry is read by {@link
+ * ReplaySource#stream}, re-enters the job as its record and is settled REPLAYED ({@value
+ * #REINJECTED}) by {@link ReplaySettlementSink} once the checkpoint holding it completes — a
+ * duplicate is then a counted no-op of the checks, never a second break. An entry that cannot be
+ * decoded goes back to OPEN with attempts + 1 (the source's path).
  */
 public final class Reinjection {
 

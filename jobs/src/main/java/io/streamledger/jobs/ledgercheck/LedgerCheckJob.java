@@ -48,7 +48,9 @@ public final class LedgerCheckJob {
     public static final String BREAK_SINK_UID = "ledgercheck-break-sink-v1";
     public static final String DEAD_LETTER_SINK_UID = "ledgercheck-dead-letter-sink-v1";
 
-    /** Replay input: {@code -source-v1}, {@code -records-v1}, {@code -outcomes-v1} (Reinjection). */
+    /**
+     * Replay input: {@code -source-v1}, {@code -records-v1}, {@code -outcomes-v1} (Reinjection).
+     */
     public static final String REPLAY_UID_PREFIX = "ledgercheck-replay";
 
     public static final String REPLAY_SOURCE_UID = Reinjection.sourceUid(REPLAY_UID_PREFIX);

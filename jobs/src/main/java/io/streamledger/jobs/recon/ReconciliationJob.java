@@ -57,7 +57,9 @@ public final class ReconciliationJob {
     public static final String DEAD_LETTER_SINK_UID = "recon-dead-letter-sink-v1";
     public static final String TRADE_FACTS_UID = "recon-trade-facts-v1";
 
-    /** Replay input: {@code -source-v1}, {@code -records-v1}, {@code -outcomes-v1} (Reinjection). */
+    /**
+     * Replay input: {@code -source-v1}, {@code -records-v1}, {@code -outcomes-v1} (Reinjection).
+     */
     public static final String REPLAY_UID_PREFIX = "recon-replay";
 
     public static final String REPLAY_SOURCE_UID = Reinjection.sourceUid(REPLAY_UID_PREFIX);

@@ -8,11 +8,12 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
 /**
  * Watermarks that say "every record up to here has been delivered" (CS11 checks decide on them):
  * per shard the highest timestamp seen minus the out-of-orderness, and the slowest shard holds the
- * watermark back ({@link SlowestShard}) — also where one generator sees several shards (the DynamoDB Streams consumer
- * merges its shards before the watermark operator). A shard that has delivered nothing for the
- * quiet period is caught up with its stream, so its share follows the wall clock (minus the quiet
- * period and the out-of-orderness): a quiet ledger still reaches its deadlines. Before its first
- * record a generator is idle after the quiet period, so an empty subtask holds nothing back.
+ * watermark back ({@link SlowestShard}) — also where one generator sees several shards (the
+ * DynamoDB Streams consumer merges its shards before the watermark operator). A shard that has
+ * delivered nothing for the quiet period is caught up with its stream, so its share follows the
+ * wall clock (minus the quiet period and the out-of-orderness): a quiet ledger still reaches its
+ * deadlines. Before its first record a generator is idle after the quiet period, so an empty
+ * subtask holds nothing back.
  */
 final class CaughtUpWatermarks implements WatermarkGenerator<RawChange> {
 
@@ -25,7 +26,8 @@ final class CaughtUpWatermarks implements WatermarkGenerator<RawChange> {
         this.quietMillis = quietMillis;
         this.clock = clock;
         this.shards =
-                new SlowestShard(outOfOrdernessMillis, quietMillis, SlowestShard.Quiet.FOLLOWS_CLOCK);
+                new SlowestShard(
+                        outOfOrdernessMillis, quietMillis, SlowestShard.Quiet.FOLLOWS_CLOCK);
         this.startedAt = clock.getAsLong();
     }
 

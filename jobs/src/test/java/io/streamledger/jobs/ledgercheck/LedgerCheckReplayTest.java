@@ -44,7 +44,9 @@ class LedgerCheckReplayTest {
     private static final ReplaySource.Decoder<LedgerFact> DECODER =
             LedgerCheckJob.replayDecoder(
                     new ParseChanges<>(
-                            "Ledger", KinesisPayload.DYNAMODB_CHANGE, new LedgerCheckJob.FactMapper()),
+                            "Ledger",
+                            KinesisPayload.DYNAMODB_CHANGE,
+                            new LedgerCheckJob.FactMapper()),
                     TransportKind.KINESIS,
                     CONFIG);
 

@@ -93,7 +93,8 @@ class ReconReplayTest {
 
     @Test
     void aSourceEntryIsParsedByTheStreamWhoseMapperClaimsIt() {
-        ReconEvent fill = WITH_ORDERS.decode(entry(DeadLetterReason.UNMAPPABLE_EVENT, trade(), "utf-8"));
+        ReconEvent fill =
+                WITH_ORDERS.decode(entry(DeadLetterReason.UNMAPPABLE_EVENT, trade(), "utf-8"));
         assertThat(fill.kind).isEqualTo(ReconEvent.Kind.FILL);
         assertThat(fill.fill().tradeId()).isEqualTo("tr-1");
         // behind its shard by now: a replay holds no shard's watermark back
@@ -121,9 +122,7 @@ class ReconReplayTest {
     @Test
     void aLateRecordAStillBrokenRecordAndOtherKindsAreRefusedWithTheirReason() {
         assertThatThrownBy(
-                        () ->
-                                WITH_ORDERS.decode(
-                                        entry(DeadLetterReason.LATE_RECORD, "{}", "json")))
+                        () -> WITH_ORDERS.decode(entry(DeadLetterReason.LATE_RECORD, "{}", "json")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(DeadLetterReason.LATE_RECORD.replayRefusal());
         assertThatThrownBy(

@@ -1,11 +1,11 @@
 package io.streamledger.jobs.testing;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.AttributeValueJson;
 import io.streamledger.model.change.OutboxEvent;

@@ -49,9 +49,9 @@ public class ReconEvent {
     public long bustOrderVersion;
 
     /**
-     * The stream shard the record was read from, for the per-shard business-time watermarks
-     * ({@link ShardBusinessTimeWatermarks}); null when it holds no shard's watermark back (a
-     * replay, an export).
+     * The stream shard the record was read from, for the per-shard business-time watermarks ({@link
+     * ShardBusinessTimeWatermarks}); null when it holds no shard's watermark back (a replay, an
+     * export).
      */
     public @Nullable String sourceShard;
 

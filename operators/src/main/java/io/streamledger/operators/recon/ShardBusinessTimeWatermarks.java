@@ -10,10 +10,10 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * them; the rule is {@link SlowestShard}): the slowest shard that delivered within the quiet period
  * holds the watermark back, so a shard still catching up a backlog is not overtaken by a current
  * one its source subtask merged with it. A quiet shard is left out, not moved to the wall clock
- * (business time may be far behind it); with every shard quiet, or none seen one quiet period
- * after the start, the generator is idle. Records without a shard (re-injected replays) are
- * timestamped but hold nothing back. Never above the bound over all shards merged, so it never
- * makes a record late that the merged bound took in time.
+ * (business time may be far behind it); with every shard quiet, or none seen one quiet period after
+ * the start, the generator is idle. Records without a shard (re-injected replays) are timestamped
+ * but hold nothing back. Never above the bound over all shards merged, so it never makes a record
+ * late that the merged bound took in time.
  */
 public final class ShardBusinessTimeWatermarks implements WatermarkGenerator<ReconEvent> {
 
