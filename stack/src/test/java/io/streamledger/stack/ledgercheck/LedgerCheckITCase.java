@@ -300,7 +300,16 @@ class LedgerCheckITCase {
         Configuration conf = conf();
         conf.set(JobOptions.REPLAY_TENANTS, List.of(T)); // the source's _unknown is polled too
         conf.set(JobOptions.REPLAY_POLL_INTERVAL, Duration.ofMillis(200));
-        runUntil(1, Duration.ofSeconds(60), 0, conf);
+        DeadLetterReader reader = new DeadLetterReader(stack.ddb, dlq);
+        try {
+            runUntil(1, Duration.ofSeconds(90), 0, conf);
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage()
+                            + "; entries "
+                            + keys.stream().map(k -> reader.get(k).orElseThrow()).toList(),
+                    e);
+        }
 
         assertThat(stack.breaks())
                 .singleElement()
@@ -309,7 +318,6 @@ class LedgerCheckITCase {
                             assertThat(r.get("reason").s()).isEqualTo("TXN_INCOMPLETE");
                             assertThat(r.get("subject").s()).contains("x1");
                         });
-        DeadLetterReader reader = new DeadLetterReader(stack.ddb, dlq);
         for (DeadLetterKey k : keys) {
             DeadLetterView v = reader.get(k).orElseThrow();
             assertThat(v.status()).as(k.toString()).isEqualTo(DeadLetterStatus.REPLAYED);
