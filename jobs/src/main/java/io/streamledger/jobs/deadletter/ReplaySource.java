@@ -13,6 +13,7 @@ import io.streamledger.model.table.Attr;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -87,8 +88,8 @@ public final class ReplaySource<T> extends RichSourceFunction<T> implements Resu
     }
 
     /**
-     * The replay stream of {@code job} as {@code conf} configures it (table, client, tenants, poll
-     * interval): non-parallel, under {@code uid}.
+     * The replay stream of {@code job} as {@code conf} configures it (table, client, {@link
+     * #tenants}, poll interval): non-parallel, under {@code uid}.
      */
     public static <T> DataStream<T> stream(
             StreamExecutionEnvironment env,
@@ -102,7 +103,7 @@ public final class ReplaySource<T> extends RichSourceFunction<T> implements Resu
                                 JobOptions.dynamoDbClient(conf),
                                 DeadLetters.table(conf),
                                 job,
-                                conf.get(JobOptions.REPLAY_TENANTS),
+                                tenants(conf),
                                 conf.get(JobOptions.REPLAY_POLL_INTERVAL),
                                 decoder,
                                 type),
@@ -110,6 +111,19 @@ public final class ReplaySource<T> extends RichSourceFunction<T> implements Resu
                         type)
                 .setParallelism(1)
                 .uid(uid);
+    }
+
+    /**
+     * The tenants whose queues a job's replay source polls: the configured ones plus {@link
+     * DeadLetterKey#UNKNOWN_TENANT}, where every job's unreadable source records are stored, so a
+     * replay request for one of them always has a reader.
+     */
+    public static List<String> tenants(ReadableConfig conf) {
+        List<String> out = new ArrayList<>(conf.get(JobOptions.REPLAY_TENANTS));
+        if (!out.isEmpty() && !out.contains(DeadLetterKey.UNKNOWN_TENANT)) {
+            out.add(DeadLetterKey.UNKNOWN_TENANT);
+        }
+        return out;
     }
 
     @Override

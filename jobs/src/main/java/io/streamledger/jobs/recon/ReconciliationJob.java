@@ -1,7 +1,11 @@
 package io.streamledger.jobs.recon;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.config.JobOptions.TransportKind;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.deadletter.Reinjection;
+import io.streamledger.jobs.deadletter.ReplaySource;
+import io.streamledger.jobs.deadletter.Replays;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.source.RawChangeSource;
@@ -19,6 +23,7 @@ import io.streamledger.operators.recon.ReconEvent;
 import io.streamledger.operators.recon.ReconEvents;
 import io.streamledger.operators.recon.ReconState;
 import io.streamledger.operators.recon.Reconciliation;
+import java.util.List;
 import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -35,7 +40,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * window; each window closes into an IDX13 batch (version-guarded) and IDX14/IDX15 breaks
  * (create-once), so restarting a window's batch is idempotent. With the Orders stream, the order ↔
  * fill check (CS04) adds its findings to the same windows. Late records and unreadable source
- * records go to the dead-letter table. Sources and every sink are arguments ({@link Sinks}).
+ * records go to the dead-letter table; a replay request re-injects a source record before its
+ * stream's watermarks (CS08). Sources and every sink are arguments ({@link Sinks}).
  */
 public final class ReconciliationJob {
 
@@ -50,6 +56,17 @@ public final class ReconciliationJob {
     public static final String LATE_SINK_UID = "recon-late-sink-v1";
     public static final String DEAD_LETTER_SINK_UID = "recon-dead-letter-sink-v1";
     public static final String TRADE_FACTS_UID = "recon-trade-facts-v1";
+
+    /**
+     * Replay input: {@code -source-v1}, {@code -records-v1}, {@code -outcomes-v1} (Reinjection).
+     */
+    public static final String REPLAY_UID_PREFIX = "recon-replay";
+
+    public static final String REPLAY_SOURCE_UID = Reinjection.sourceUid(REPLAY_UID_PREFIX);
+    public static final String REPLAY_FILLS_UID = "recon-replay-fills-v1";
+    public static final String REPLAY_LEDGER_UID = "recon-replay-ledger-v1";
+    public static final String REPLAY_ORDERS_UID = "recon-replay-orders-v1";
+    public static final String REPLAY_SETTLE_SINK_UID = "recon-replay-settle-sink-v1";
 
     /** Role of the job in dead-letter entries. */
     public static final String ROLE = "recon";
@@ -121,32 +138,62 @@ public final class ReconciliationJob {
 
     public Streams build(StreamExecutionEnvironment env) {
         TableNaming naming = new TableNaming(conf.get(JobOptions.TABLE_PREFIX));
+        ParseChanges<ReconEvent> parseFills =
+                new ParseChanges<>(
+                        naming.physicalName(Tables.EXECUTION),
+                        conf.get(JobOptions.KINESIS_PAYLOAD),
+                        new ExecutionMapper());
+        ParseChanges<ReconEvent> parseLedger =
+                new ParseChanges<>(
+                        naming.physicalName(Tables.LEDGER),
+                        conf.get(JobOptions.KINESIS_PAYLOAD),
+                        new LedgerMapper());
+        ParseChanges<ReconEvent> parseOrders =
+                new ParseChanges<>(
+                        naming.physicalName(Tables.ORDERS),
+                        conf.get(JobOptions.KINESIS_PAYLOAD),
+                        new OrdersMapper());
         SingleOutputStreamOperator<ReconEvent> fills =
                 executionSource
                         .open(env)
-                        .process(
-                                new ParseChanges<>(
-                                        naming.physicalName(Tables.EXECUTION),
-                                        conf.get(JobOptions.KINESIS_PAYLOAD),
-                                        new ExecutionMapper()),
-                                ReconState.EVENT)
+                        .process(parseFills, ReconState.EVENT)
                         .uid(PARSE_EXECUTION_UID)
                         .name("reconciliation: parse fills");
         SingleOutputStreamOperator<ReconEvent> ledger =
                 ledgerSource
                         .open(env)
-                        .process(
-                                new ParseChanges<>(
-                                        naming.physicalName(Tables.LEDGER),
-                                        conf.get(JobOptions.KINESIS_PAYLOAD),
-                                        new LedgerMapper()),
-                                ReconState.EVENT)
+                        .process(parseLedger, ReconState.EVENT)
                         .uid(PARSE_LEDGER_UID)
                         .name("reconciliation: parse ledger");
+        DataStream<ReconEvent> fillInput = fills;
+        DataStream<ReconEvent> ledgerInput = ledger;
+        DataStream<ReconEvent> replayedOrders = null;
+        if (!conf.get(JobOptions.REPLAY_TENANTS).isEmpty()) {
+            List<ParseChanges<ReconEvent>> parses =
+                    ordersSource == null
+                            ? List.of(parseFills, parseLedger)
+                            : List.of(parseFills, parseLedger, parseOrders);
+            Reinjection.Streams<ReconEvent> replays =
+                    Reinjection.stream(
+                            env,
+                            conf,
+                            ROLE,
+                            replayDecoder(parses, conf.get(JobOptions.TRANSPORT)),
+                            ReconState.EVENT,
+                            REPLAY_UID_PREFIX);
+            // each record where its stream's parsed records enter: before that stream's
+            // business-time watermarks, so it meets its window (or its late path) like the original
+            fillInput = fills.union(replayed(replays, ReconEvent.Kind.FILL, REPLAY_FILLS_UID));
+            ledgerInput = ledger.union(replayed(replays, null, REPLAY_LEDGER_UID));
+            if (ordersSource != null) {
+                replayedOrders = replayed(replays, ReconEvent.Kind.ORDER, REPLAY_ORDERS_UID);
+            }
+            Reinjection.settle(replays.outcomes(), conf, ROLE, REPLAY_SETTLE_SINK_UID);
+        }
         ReconConfig config = ReconOptions.reconConfig(conf);
         DataStream<ReconEvent> timedFills =
                 Reconciliation.withBusinessTime(
-                        fills,
+                        fillInput,
                         ReconState.FILL_TIMESTAMPS_UID,
                         conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
                         conf.get(ReconOptions.RECON_IDLENESS));
@@ -157,7 +204,7 @@ public final class ReconciliationJob {
                         .name("reconciliation: trades (bust marks to the order-fill check only)")
                         .union(
                                 Reconciliation.withBusinessTime(
-                                        ledger,
+                                        ledgerInput,
                                         ReconState.LEDGER_TIMESTAMPS_UID,
                                         conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
                                         conf.get(ReconOptions.RECON_IDLENESS)));
@@ -168,17 +215,12 @@ public final class ReconciliationJob {
             SingleOutputStreamOperator<ReconEvent> orders =
                     ordersSource
                             .open(env)
-                            .process(
-                                    new ParseChanges<>(
-                                            naming.physicalName(Tables.ORDERS),
-                                            conf.get(JobOptions.KINESIS_PAYLOAD),
-                                            new OrdersMapper()),
-                                    ReconState.EVENT)
+                            .process(parseOrders, ReconState.EVENT)
                             .uid(PARSE_ORDERS_UID)
                             .name("reconciliation: parse orders");
             DataStream<ReconEvent> timedOrders =
                     Reconciliation.withBusinessTime(
-                            orders,
+                            replayedOrders == null ? orders : orders.union(replayedOrders),
                             ReconState.ORDER_TIMESTAMPS_UID,
                             conf.get(ReconOptions.RECON_OUT_OF_ORDERNESS),
                             conf.get(ReconOptions.RECON_IDLENESS));
@@ -204,6 +246,48 @@ public final class ReconciliationJob {
                 .uid(DEAD_LETTER_SINK_UID)
                 .name("reconciliation: source dead letters (dead-letter table)");
         return new Streams(batches, breaks, late, deadLetters);
+    }
+
+    /**
+     * The replayed records of one stream: fills, order versions, or (kind null) the ledger's
+     * postings and authorities.
+     */
+    private static DataStream<ReconEvent> replayed(
+            Reinjection.Streams<ReconEvent> replays, ReconEvent.Kind kind, String uid) {
+        return replays.records()
+                .filter(
+                        e ->
+                                kind != null
+                                        ? e.kind == kind
+                                        : e.kind != ReconEvent.Kind.FILL
+                                                && e.kind != ReconEvent.Kind.ORDER)
+                .setParallelism(1)
+                .uid(uid)
+                .name("reconciliation: replayed " + (kind == null ? "ledger" : kind) + " records");
+    }
+
+    /**
+     * A reconciliation entry's record: source entries are parsed again by the parse step of the
+     * stream whose mapper claims them (execution, ledger, and orders when the job reads them); a
+     * late record is refused (it is in the next batch revision of its window already), and the job
+     * sets nothing else aside.
+     */
+    static ReplaySource.Decoder<ReconEvent> replayDecoder(
+            List<ParseChanges<ReconEvent>> parses, TransportKind transport) {
+        return entry -> {
+            String refusal = entry.reason().replayRefusal();
+            if (refusal != null) {
+                throw new IllegalArgumentException(refusal);
+            }
+            if (!Replays.fromSource(entry.reason())) {
+                throw new IllegalArgumentException(
+                        "the reconciliation job re-injects source records only, not "
+                                + entry.reason());
+            }
+            ReconEvent e = Reinjection.reparseAny(entry, parses, transport);
+            e.sourceShard = null; // behind its shard by now: it holds no watermark back
+            return e;
+        };
     }
 
     /** The version-guarded IDX13 batch sink. */
@@ -265,12 +349,26 @@ public final class ReconciliationJob {
         return e.kind != ReconEvent.Kind.FILL || e.bustOrderVersion == 0;
     }
 
+    /**
+     * The record's event, stamped with the shard it was read from (the per-shard business-time
+     * watermarks; "" when the transport named none).
+     */
+    static Optional<ReconEvent> fromShard(ChangeRecord change, Optional<ReconEvent> event) {
+        event.ifPresent(
+                e ->
+                        e.sourceShard =
+                                change.sourcePosition() == null
+                                        ? ""
+                                        : change.sourcePosition().shardId());
+        return event;
+    }
+
     static final class ExecutionMapper implements RecordMapper<ReconEvent> {
         private static final long serialVersionUID = 1L;
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromExecution(change);
+            return fromShard(change, ReconEvents.fromExecution(change));
         }
     }
 
@@ -279,7 +377,7 @@ public final class ReconciliationJob {
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromOrders(change);
+            return fromShard(change, ReconEvents.fromOrders(change));
         }
     }
 
@@ -288,7 +386,7 @@ public final class ReconciliationJob {
 
         @Override
         public Optional<ReconEvent> fromChange(ChangeRecord change) {
-            return ReconEvents.fromLedger(change);
+            return fromShard(change, ReconEvents.fromLedger(change));
         }
     }
 }

@@ -1,14 +1,18 @@
 package io.streamledger.jobs.testing;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.AttributeValue;
+import io.streamledger.model.change.AttributeValueJson;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.Transport;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -102,6 +106,35 @@ public final class TestRecords {
                 + img
                 + "},\"SizeBytes\":100,\"ApproximateCreationDateTimePrecision\":\"MILLISECOND\"},"
                 + "\"eventSource\":\"aws:dynamodb\"}";
+    }
+
+    /**
+     * A DynamoDB Streams record of {@code item} as the Streams connector hands it to the job
+     * (creation time in epoch milliseconds, see {@code ConnectorRecordJson}).
+     */
+    public static String streamsRecord(
+            String eventName,
+            Map<String, AttributeValue> item,
+            long seq,
+            long createdMillis,
+            String viewType) {
+        Map<String, AttributeValue> keys = new LinkedHashMap<>();
+        keys.put(Attr.PK, item.get(Attr.PK));
+        keys.put(Attr.SK, item.get(Attr.SK));
+        ObjectNode r = JsonNodeFactory.instance.objectNode();
+        r.put("eventID", "ev-" + seq);
+        r.put("eventName", eventName);
+        r.put("eventVersion", "1.1");
+        r.put("eventSource", "aws:dynamodb");
+        r.put("awsRegion", "us-east-1");
+        ObjectNode d = r.putObject("dynamodb");
+        d.put("ApproximateCreationDateTime", createdMillis);
+        d.set("Keys", AttributeValueJson.writeItem(keys));
+        d.set("NewImage", AttributeValueJson.writeItem(item));
+        d.put("SequenceNumber", String.format("%021d", seq));
+        d.put("SizeBytes", 100);
+        d.put("StreamViewType", viewType);
+        return r.toString();
     }
 
     /** A stored dead-letter entry as a replay source reads it: REPLAY_REQUESTED at version 3. */

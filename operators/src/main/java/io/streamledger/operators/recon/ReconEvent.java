@@ -48,6 +48,13 @@ public class ReconEvent {
     /** For a busted fill: the order version its bust wrote (the fill counts below it); else 0. */
     public long bustOrderVersion;
 
+    /**
+     * The stream shard the record was read from, for the per-shard business-time watermarks ({@link
+     * ShardBusinessTimeWatermarks}); null when it holds no shard's watermark back (a replay, an
+     * export).
+     */
+    public @Nullable String sourceShard;
+
     public ReconEvent() {}
 
     public static ReconEvent of(String tenant, long eventTimeMillis, FillFact fill) {

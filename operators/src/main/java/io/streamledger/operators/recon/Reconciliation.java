@@ -19,16 +19,21 @@ public final class Reconciliation {
     private Reconciliation() {}
 
     /**
-     * Business-time timestamps and watermarks for ONE source; apply it to each source before the
-     * union so the window's watermark is the minimum over fills and ledger (a fast source must not
-     * close a window the other has not delivered yet).
+     * Business-time timestamps and watermarks for ONE source, per shard of that source ({@link
+     * ShardBusinessTimeWatermarks}: the slowest shard that is not quiet rules); apply it to each
+     * source before the union so the window's watermark is the minimum over fills and ledger (a
+     * fast source must not close a window the other has not delivered yet).
      */
     public static DataStream<ReconEvent> withBusinessTime(
             DataStream<ReconEvent> source, String uid, Duration outOfOrderness, Duration idleness) {
+        long ooo = outOfOrderness.toMillis();
+        long quiet = idleness.toMillis();
         return source.assignTimestampsAndWatermarks(
-                        WatermarkStrategy.<ReconEvent>forBoundedOutOfOrderness(outOfOrderness)
-                                .withTimestampAssigner((e, ts) -> e.eventTimeMillis)
-                                .withIdleness(idleness))
+                        WatermarkStrategy.<ReconEvent>forGenerator(
+                                        ctx ->
+                                                new ShardBusinessTimeWatermarks(
+                                                        ooo, quiet, System::currentTimeMillis))
+                                .withTimestampAssigner((e, ts) -> e.eventTimeMillis))
                 .uid(uid)
                 .name("reconciliation: business-time watermarks (" + uid + ")");
     }

@@ -3,7 +3,14 @@ package io.streamledger.stack.ledgercheck;
 import static io.streamledger.stack.recon.LedgerWriter.line;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.aws.deadletter.DeadLetterEntry;
+import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.aws.deadletter.DeadLetterReader;
+import io.streamledger.aws.deadletter.DeadLetterView;
+import io.streamledger.aws.items.ModelAv;
+import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.jobs.deadletter.Reinjection;
 import io.streamledger.jobs.it.CollectSink;
 import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.recon.BreakSinks;
@@ -12,7 +19,11 @@ import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.jobs.source.RawChangeSource;
 import io.streamledger.jobs.source.SourceTypes;
+import io.streamledger.jobs.testing.TestRecords;
+import io.streamledger.model.deadletter.DeadLetterReason;
+import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.table.Tables;
 import io.streamledger.stack.recon.LedgerWriter;
 import io.streamledger.stack.recon.ReconStack;
@@ -228,6 +239,94 @@ class LedgerCheckITCase {
         AuthorityKey.cash(T, "HOUSE-CLEARING", "USD");
     }
 
+    /**
+     * CS08 replay: a posting line the parse step set aside (here: its entry written as the job's
+     * dead-letter sink writes it, a mapper since fixed) re-enters the checks through the replay
+     * input and completes its transaction — no TXN_INCOMPLETE, where the same transaction without
+     * it breaks — and a second entry of the same line adds no break; both entries end REPLAYED.
+     */
+    @Test
+    void aReplayedPostingLineCompletesItsTransactionAndItsDuplicateAddsNoBreak() throws Exception {
+        String dlq = stack.table(Tables.DEAD_LETTER);
+        TableProvisioner.create(stack.ddb, Tables.DEAD_LETTER, dlq);
+        LedgerWriter w = new LedgerWriter(stack.ddb, stack.table(Tables.LEDGER), T, START);
+        w.postings("r1", 2, line("R1", "USD", "30"));
+        Map<String, AttributeValue> setAside =
+                w.posting("r1", 2, 2, line("HOUSE-CLEARING", "USD", "-30"));
+        w.authority("R1", "USD", new BigDecimal("30"), BigDecimal.ZERO, "r1");
+        w.authority("HOUSE-CLEARING", "USD", new BigDecimal("-30"), BigDecimal.ZERO, "r1");
+        // the control: the same shape with its second line lost for good
+        w.postings("x1", 2, line("X1", "USD", "5"));
+        w.authority("X1", "USD", new BigDecimal("5"), BigDecimal.ZERO, "x1");
+        String raw =
+                TestRecords.streamsRecord(
+                        "INSERT",
+                        ModelAv.fromSdk(setAside),
+                        900_000,
+                        System.currentTimeMillis(),
+                        "NEW_AND_OLD_IMAGES");
+        String stream = stack.configReading(Tables.LEDGER).get(JobOptions.STREAM_ARN);
+        List<DeadLetterKey> keys = new java.util.ArrayList<>();
+        for (String seq : List.of("900001", "900002")) { // the line delivered twice
+            String position = stream + "/shardId-lost/" + seq;
+            DeadLetterEntry e =
+                    new DeadLetterEntry(
+                            null,
+                            LedgerCheckJob.ROLE,
+                            LedgerCheckJob.PARSE_UID,
+                            DeadLetterReason.UNMAPPABLE_EVENT,
+                            "mapper defect, fixed since",
+                            raw,
+                            "utf-8",
+                            position,
+                            position,
+                            null,
+                            0,
+                            System.currentTimeMillis());
+            stack.ddb.updateItem(DeadLetterItems.upsert(dlq, e));
+            stack.ddb.updateItem(
+                    DeadLetterItems.transition(
+                            dlq,
+                            e.key(),
+                            DeadLetterStatus.OPEN,
+                            1,
+                            DeadLetterStatus.REPLAY_REQUESTED,
+                            "REPLAY",
+                            "ops:test",
+                            "mapper fixed",
+                            Instant.now()));
+            keys.add(e.key());
+        }
+        Configuration conf = conf();
+        conf.set(JobOptions.REPLAY_TENANTS, List.of(T)); // the source's _unknown is polled too
+        conf.set(JobOptions.REPLAY_POLL_INTERVAL, Duration.ofMillis(200));
+        DeadLetterReader reader = new DeadLetterReader(stack.ddb, dlq);
+        try {
+            runUntil(1, Duration.ofSeconds(90), 0, conf);
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    e.getMessage()
+                            + "; entries "
+                            + keys.stream().map(k -> reader.get(k).orElseThrow()).toList(),
+                    e);
+        }
+
+        assertThat(stack.breaks())
+                .singleElement()
+                .satisfies(
+                        r -> {
+                            assertThat(r.get("reason").s()).isEqualTo("TXN_INCOMPLETE");
+                            assertThat(r.get("subject").s()).contains("x1");
+                        });
+        for (DeadLetterKey k : keys) {
+            DeadLetterView v = reader.get(k).orElseThrow();
+            assertThat(v.status()).as(k.toString()).isEqualTo(DeadLetterStatus.REPLAYED);
+            assertThat(v.attempts()).isEqualTo(1);
+            assertThat(v.history().get(v.history().size() - 1).note())
+                    .isEqualTo(Reinjection.REINJECTED);
+        }
+    }
+
     private static Map<String, String> ids(List<Map<String, AttributeValue>> rows) {
         Map<String, String> out = new HashMap<>();
         for (Map<String, AttributeValue> r : rows) {
@@ -276,12 +375,16 @@ class LedgerCheckITCase {
     }
 
     private void runUntil(int expected, Duration timeout, int failAfter) throws Exception {
+        runUntil(expected, timeout, failAfter, conf());
+    }
+
+    private void runUntil(int expected, Duration timeout, int failAfter, Configuration conf)
+            throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         env.enableCheckpointing(500);
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(3, 200));
         env.getConfig().disableGenericTypes();
-        Configuration conf = conf();
         RawChangeSource source = ChangeSources.fromConfig(conf, LedgerCheckJob.ROLE);
         RawChangeSource chaos =
                 failAfter <= 0
