@@ -32,6 +32,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -49,13 +50,14 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * The AP16 outbox relay (CS03): reads the 13 sparse READY shards (IDX17) with one cursor each,
- * merged by (dueAt, eventId), claims a window of events READY → IN_FLIGHT in parallel, publishes
- * them in PutRecords calls that carry at most one event per aggregate (partition key = aggregate,
- * so per-aggregate order holds under partial failures), and only as the lease owner stores each
- * broker acknowledgement (→ COMPLETED) or re-queues the event with backoff (→ READY); a failed
- * event's later events of the same aggregate are re-queued behind it. Expired IN_FLIGHT leases
- * return to READY through a segmented Scan that covers the whole table; a READY event can be
- * rescheduled (seed step 5, AMP18).
+ * merged by (dueAt, eventId), claims windows of events READY → IN_FLIGHT in parallel while the
+ * window before publishes, publishes them in PutRecords calls that carry at most one event per
+ * aggregate (partition key = aggregate, an aggregate's next event only after the broker
+ * acknowledged the one before, so per-aggregate order holds under partial failures), and only as
+ * the lease owner stores each broker acknowledgement (→ COMPLETED) or re-queues the event with
+ * backoff (→ READY); a failed event's later events of the same aggregate are re-queued behind it.
+ * Expired IN_FLIGHT leases return to READY through a segmented Scan that covers the whole table; a
+ * READY event can be rescheduled (seed step 5, AMP18).
  */
 public final class OutboxRelay implements AutoCloseable {
 
@@ -67,36 +69,42 @@ public final class OutboxRelay implements AutoCloseable {
     /**
      * Parallelism and page sizes; the AP16 transitions do not depend on them.
      *
-     * @param concurrency DynamoDB/Kinesis calls in flight (claims, completions, PutRecords calls)
+     * @param concurrency DynamoDB calls in flight (claims, completions)
+     * @param publishCalls PutRecords calls in flight (each with at most one event per aggregate)
      * @param readyPageSize keys per READY shard Query page
      * @param sweepSegments parallel Scan segments of the expired-lease sweep, one cursor each
      * @param sweepPageSize items evaluated per sweep Scan page (null: DynamoDB's 1 MB pages)
      */
     public record Tuning(
             int concurrency,
+            int publishCalls,
             int readyPageSize,
             int sweepSegments,
             @Nullable Integer sweepPageSize) {
         public Tuning {
-            if (concurrency < 1 || readyPageSize < 1 || sweepSegments < 1) {
+            if (concurrency < 1 || publishCalls < 1 || readyPageSize < 1 || sweepSegments < 1) {
                 throw new IllegalArgumentException("relay tuning must be positive: " + this);
             }
         }
 
         public static Tuning defaults() {
-            return new Tuning(16, 500, 4, null);
+            return new Tuning(16, 4, 500, 4, null);
         }
 
         public Tuning withSweepPageSize(int items) {
-            return new Tuning(concurrency, readyPageSize, sweepSegments, items);
+            return new Tuning(concurrency, publishCalls, readyPageSize, sweepSegments, items);
         }
 
         public Tuning withReadyPageSize(int keys) {
-            return new Tuning(concurrency, keys, sweepSegments, sweepPageSize);
+            return new Tuning(concurrency, publishCalls, keys, sweepSegments, sweepPageSize);
         }
 
         public Tuning withConcurrency(int calls) {
-            return new Tuning(calls, readyPageSize, sweepSegments, sweepPageSize);
+            return new Tuning(calls, publishCalls, readyPageSize, sweepSegments, sweepPageSize);
+        }
+
+        public Tuning withPublishCalls(int calls) {
+            return new Tuning(concurrency, calls, readyPageSize, sweepSegments, sweepPageSize);
         }
     }
 
@@ -110,7 +118,10 @@ public final class OutboxRelay implements AutoCloseable {
     private final Tuning tuning;
     // the relay re-queues until the event is published: the attempt count only grows the wait
     private final RetryPolicy requeueBackoff;
+    // claims and completions; READY pages and sweep segments; PutRecords calls
     private final ExecutorService pool;
+    private final ExecutorService reads;
+    private final ExecutorService puts;
     private final RelayCapacity capacity = new RelayCapacity();
 
     private final LongAdder claimed = new LongAdder();
@@ -126,6 +137,15 @@ public final class OutboxRelay implements AutoCloseable {
     private final LongAdder retried = new LongAdder();
     private final LongAdder rescheduled = new LongAdder();
     private final LongAdder leasesRecovered = new LongAdder();
+    // where a round's time goes: per-call latencies and what the round thread waited for
+    private final LongAdder claimNanos = new LongAdder();
+    private final LongAdder putNanos = new LongAdder();
+    private final LongAdder completeNanos = new LongAdder();
+    private final LongAdder readNanos = new LongAdder();
+    private final LongAdder waitClaimsNanos = new LongAdder();
+    private final LongAdder waitPutsNanos = new LongAdder();
+    private final LongAdder waitBothNanos = new LongAdder();
+    private final LongAccumulator putsInFlightMax = new LongAccumulator(Math::max, 0);
 
     @Nullable private BackgroundRounds rounds;
 
@@ -176,28 +196,28 @@ public final class OutboxRelay implements AutoCloseable {
         this.batch = batch;
         this.tuning = tuning;
         this.requeueBackoff = RetryPolicy.halfJitter(Integer.MAX_VALUE, baseBackoff, maxBackoff);
+        this.pool = newPool("outbox-relay-" + owner + "-", tuning.concurrency());
+        this.reads = newPool("outbox-relay-" + owner + "-read-", tuning.concurrency());
+        this.puts = newPool("outbox-relay-" + owner + "-put-", tuning.publishCalls());
+    }
+
+    /** A pool of daemon threads; an idle relay holds no threads. */
+    private static ExecutorService newPool(String prefix, int threads) {
         AtomicInteger threadNo = new AtomicInteger();
         ThreadPoolExecutor p =
                 new ThreadPoolExecutor(
-                        tuning.concurrency(),
-                        tuning.concurrency(),
+                        threads,
+                        threads,
                         30,
                         TimeUnit.SECONDS,
                         new LinkedBlockingQueue<>(),
                         r -> {
-                            Thread t =
-                                    new Thread(
-                                            r,
-                                            "outbox-relay-"
-                                                    + owner
-                                                    + "-"
-                                                    + threadNo.incrementAndGet());
+                            Thread t = new Thread(r, prefix + threadNo.incrementAndGet());
                             t.setDaemon(true);
                             return t;
                         });
-        // an idle relay holds no threads
         p.allowCoreThreadTimeOut(true);
-        this.pool = p;
+        return p;
     }
 
     public String owner() {
@@ -229,7 +249,7 @@ public final class OutboxRelay implements AutoCloseable {
         return new ReadyCursors(
                 Schema.READY_SHARDS.shardCount(),
                 (shard, start) -> readyPage(shard, bound, start),
-                pool);
+                reads);
     }
 
     private ReadyCursors.Page readyPage(
@@ -280,6 +300,7 @@ public final class OutboxRelay implements AutoCloseable {
                                         Condition.le(OutboxItems.A_LEASE, nowMillis)))
                         .build();
         CapacityMeter meter = new CapacityMeter();
+        long t0 = System.nanoTime();
         try {
             UpdateItemResponse r =
                     ddb.update(
@@ -296,6 +317,8 @@ public final class OutboxRelay implements AutoCloseable {
         } catch (ConditionalCheckFailedException lost) {
             claimLost.increment();
             return null;
+        } finally {
+            claimNanos.add(System.nanoTime() - t0);
         }
     }
 
@@ -330,6 +353,7 @@ public final class OutboxRelay implements AutoCloseable {
                         .when(inFlightOf(owner, f.attempt()))
                         .build();
         CapacityMeter meter = new CapacityMeter();
+        long t0 = System.nanoTime();
         try {
             ddb.update(
                     update.applyTo(
@@ -345,6 +369,8 @@ public final class OutboxRelay implements AutoCloseable {
             // consumers absorb through their AP09 inbox
             completeLost.increment();
             return false;
+        } finally {
+            completeNanos.add(System.nanoTime() - t0);
         }
     }
 
@@ -462,7 +488,7 @@ public final class OutboxRelay implements AutoCloseable {
             int segment = s;
             runs.add(
                     CompletableFuture.supplyAsync(
-                            () -> sweepSegment(segment, segments, now), pool));
+                            () -> sweepSegment(segment, segments, now), reads));
         }
         int recovered = 0;
         for (CompletableFuture<Integer> r : runs) {
@@ -523,33 +549,14 @@ public final class OutboxRelay implements AutoCloseable {
     }
 
     /**
-     * One relay round over everything due now: windows of {@code batch} keys from the per-shard
-     * cursors, claimed in parallel, published in per-aggregate waves of PutRecords calls (several
-     * in flight), completions in parallel; returns how many events this round COMPLETED.
+     * One relay round over everything due now, pipelined: windows of {@code batch} keys from the
+     * per-shard cursors are claimed in parallel while the window before publishes (at most one
+     * window claimed ahead); claimed events queue per aggregate and go out in PutRecords calls of
+     * the sendable heads ({@code publishCalls} in flight), each acknowledged record is completed at
+     * once; returns how many events this round COMPLETED.
      */
     public int pollOnce() {
-        ReadyCursors cursors = readyCursors(now());
-        // aggregates with an event re-queued this round -> dueAt of its last re-queued event
-        Map<String, Instant> blockedUntil = new HashMap<>();
-        List<CompletableFuture<Boolean>> completions = new ArrayList<>();
-        for (List<OutboxReadyKey> window = cursors.take(batch);
-                !window.isEmpty();
-                window = cursors.take(batch)) {
-            publishWindow(claimAll(window), blockedUntil, completions);
-        }
-        int done = 0;
-        for (CompletableFuture<Boolean> c : completions) {
-            try {
-                if (join(c)) {
-                    done++;
-                }
-            } catch (RuntimeException e) {
-                // the lease runs out and the sweep re-queues it; the publication may repeat
-                completeErrors.increment();
-                LOG.warn("outbox completion failed; the lease sweep recovers it", e);
-            }
-        }
-        return done;
+        return new Round(readyCursors(now())).run();
     }
 
     /** The one-at-a-time round (claim, publish, complete per event in due order): the baseline. */
@@ -564,14 +571,20 @@ public final class OutboxRelay implements AutoCloseable {
         return done;
     }
 
-    /** Claims the window in parallel; the claimed events decoded, in window order. */
-    private List<Claimed> claimAll(List<OutboxReadyKey> window) {
+    /** Claims the window in parallel; completes with the claimed events decoded, in order. */
+    private CompletableFuture<List<Claimed>> claimAll(List<OutboxReadyKey> window) {
         List<CompletableFuture<Claimed>> claims = new ArrayList<>(window.size());
         for (int i = 0; i < window.size(); i++) {
             String eventId = window.get(i).eventId();
             int order = i;
             claims.add(CompletableFuture.supplyAsync(() -> claimAndDecode(eventId, order), pool));
         }
+        return CompletableFuture.allOf(claims.toArray(CompletableFuture[]::new))
+                .handle((ignored, failure) -> claimedOf(window, claims));
+    }
+
+    private List<Claimed> claimedOf(
+            List<OutboxReadyKey> window, List<CompletableFuture<Claimed>> claims) {
         List<Claimed> out = new ArrayList<>(window.size());
         for (int i = 0; i < claims.size(); i++) {
             try {
@@ -605,55 +618,148 @@ public final class OutboxRelay implements AutoCloseable {
         }
     }
 
-    private void publishWindow(
-            List<Claimed> claimedEvents,
-            Map<String, Instant> blockedUntil,
-            List<CompletableFuture<Boolean>> completions) {
-        List<Claimed> toPublish = new ArrayList<>(claimedEvents.size());
-        for (Claimed c : claimedEvents) {
-            Instant behind = blockedUntil.get(c.event().aggregateId());
-            if (behind == null) {
-                toPublish.add(c);
-            } else {
-                // an earlier event of this aggregate failed this round: keep the order behind it
-                Instant due = behind.plusMillis(1);
-                holdBehind(c, due, "an earlier event of its aggregate was re-queued");
-                blockedUntil.put(c.event().aggregateId(), due);
-            }
+    /**
+     * The state of one {@link #pollOnce} round, touched only by the thread running it: claim and
+     * PutRecords results come back through {@code inbox} and are applied there in arrival order.
+     */
+    private final class Round {
+        private final ReadyCursors cursors;
+        private final PublishWaves<Claimed> waves =
+                new PublishWaves<>(c -> c.event().aggregateId());
+        // aggregates with an event re-queued this round -> dueAt of its last re-queued event
+        private final Map<String, Instant> blockedUntil = new HashMap<>();
+        private final Map<Claimed, String> errors = new IdentityHashMap<>();
+        private final List<CompletableFuture<Boolean>> completions = new ArrayList<>();
+        private final LinkedBlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
+        private boolean claiming;
+        private boolean exhausted;
+        private int callsInFlight;
+
+        Round(ReadyCursors cursors) {
+            this.cursors = cursors;
         }
-        // per aggregate: its version order, then due order
-        toPublish.sort(
-                Comparator.comparingLong((Claimed c) -> c.event().aggregateVersion())
-                        .thenComparingInt(Claimed::order));
-        PublishWaves<Claimed> waves = new PublishWaves<>(toPublish, c -> c.event().aggregateId());
-        Map<Claimed, String> errors = new IdentityHashMap<>();
-        for (List<Claimed> wave = waves.nextWave(); !wave.isEmpty(); wave = waves.nextWave()) {
-            List<List<Claimed>> calls = splitIntoCalls(wave);
-            List<CompletableFuture<List<Publisher.Result>>> inFlight =
-                    new ArrayList<>(calls.size());
-            for (List<Claimed> call : calls) {
-                inFlight.add(CompletableFuture.supplyAsync(() -> publishCall(call), pool));
-            }
-            for (int i = 0; i < calls.size(); i++) {
-                List<Claimed> call = calls.get(i);
-                List<Publisher.Result> results = join(inFlight.get(i));
-                for (int j = 0; j < call.size(); j++) {
-                    Claimed c = call.get(j);
-                    Publisher.Result r = results.get(j);
-                    waves.outcome(c, r.ok());
-                    if (r.ok()) {
-                        published.increment();
-                        Publisher.Ack ack = r.ack();
-                        completions.add(
-                                CompletableFuture.supplyAsync(() -> complete(c.f(), ack), pool));
-                    } else {
-                        publishFailed.increment();
-                        errors.put(c, r.error());
-                    }
+
+        int run() {
+            claimNext();
+            while (claiming || callsInFlight > 0) {
+                LongAdder waitingFor =
+                        !claiming
+                                ? waitPutsNanos
+                                : callsInFlight == 0 ? waitClaimsNanos : waitBothNanos;
+                long t0 = System.nanoTime();
+                try {
+                    Runnable next = inbox.take();
+                    waitingFor.add(System.nanoTime() - t0);
+                    next.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("outbox relay round interrupted", e);
                 }
             }
+            if (waves.pending() != 0) {
+                throw new IllegalStateException(waves.pending() + " claimed events left unsent");
+            }
+            return completed();
         }
-        for (List<Claimed> chain : waves.blocked()) {
+
+        /** Claims the next window unless one is being claimed or a window still waits to go out. */
+        private void claimNext() {
+            if (claiming || exhausted || waves.pending() > batch) {
+                return;
+            }
+            long t0 = System.nanoTime();
+            List<OutboxReadyKey> window = cursors.take(batch);
+            readNanos.add(System.nanoTime() - t0);
+            if (window.isEmpty()) {
+                exhausted = true;
+                return;
+            }
+            claiming = true;
+            claimAll(window)
+                    .whenComplete(
+                            (claimed, failure) ->
+                                    inbox.add(
+                                            () -> {
+                                                if (failure != null) {
+                                                    throw new IllegalStateException(
+                                                            "outbox claims failed", failure);
+                                                }
+                                                onClaimed(claimed);
+                                            }));
+        }
+
+        private void onClaimed(List<Claimed> claimedEvents) {
+            claiming = false;
+            List<Claimed> toPublish = new ArrayList<>(claimedEvents.size());
+            for (Claimed c : claimedEvents) {
+                Instant behind = blockedUntil.get(c.event().aggregateId());
+                if (behind == null) {
+                    toPublish.add(c);
+                } else {
+                    // an earlier event of this aggregate failed this round: keep the order behind
+                    // it
+                    Instant due = behind.plusMillis(1);
+                    holdBehind(c, due, "an earlier event of its aggregate was re-queued");
+                    blockedUntil.put(c.event().aggregateId(), due);
+                }
+            }
+            // per aggregate: its version order, then due order
+            toPublish.sort(
+                    Comparator.comparingLong((Claimed c) -> c.event().aggregateVersion())
+                            .thenComparingInt(Claimed::order));
+            waves.add(toPublish);
+            dispatch();
+            claimNext();
+        }
+
+        /** Fills the free PutRecords slots with calls of sendable heads. */
+        private void dispatch() {
+            while (callsInFlight < tuning.publishCalls()) {
+                List<Claimed> call =
+                        waves.nextCall(
+                                Publisher.MAX_RECORDS_PER_CALL,
+                                Publisher.MAX_BYTES_PER_CALL,
+                                Claimed::bytes);
+                if (call.isEmpty()) {
+                    return;
+                }
+                callsInFlight++;
+                putsInFlightMax.accumulate(callsInFlight);
+                CompletableFuture.supplyAsync(() -> publishCall(call), puts)
+                        .handle(
+                                (results, failure) ->
+                                        results != null
+                                                ? results
+                                                : failedAll(call, describe(failure)))
+                        .thenAccept(results -> inbox.add(() -> onPublished(call, results)));
+            }
+        }
+
+        private void onPublished(List<Claimed> call, List<Publisher.Result> results) {
+            callsInFlight--;
+            for (int j = 0; j < call.size(); j++) {
+                Claimed c = call.get(j);
+                Publisher.Result r = results.get(j);
+                waves.outcome(c, r.ok());
+                if (r.ok()) {
+                    published.increment();
+                    Publisher.Ack ack = r.ack();
+                    completions.add(
+                            CompletableFuture.supplyAsync(() -> complete(c.f(), ack), pool));
+                } else {
+                    publishFailed.increment();
+                    errors.put(c, r.error());
+                }
+            }
+            for (List<Claimed> chain : waves.takeBlocked()) {
+                requeueChain(chain);
+            }
+            dispatch();
+            claimNext();
+        }
+
+        /** The failed head back to READY with its backoff, the events behind it right after. */
+        private void requeueChain(List<Claimed> chain) {
             Claimed head = chain.get(0);
             Instant due = now().plus(backoff(head.f().attempt()));
             requeue(head.f(), due, errors.getOrDefault(head, "publish failed"));
@@ -663,33 +769,27 @@ public final class OutboxRelay implements AutoCloseable {
             }
             blockedUntil.put(head.event().aggregateId(), due);
         }
+
+        private int completed() {
+            int done = 0;
+            for (CompletableFuture<Boolean> c : completions) {
+                try {
+                    if (join(c)) {
+                        done++;
+                    }
+                } catch (RuntimeException e) {
+                    // the lease runs out and the sweep re-queues it; the publication may repeat
+                    completeErrors.increment();
+                    LOG.warn("outbox completion failed; the lease sweep recovers it", e);
+                }
+            }
+            return done;
+        }
     }
 
     private void holdBehind(Claimed c, Instant due, String why) {
         held.increment();
         requeue(c.f(), due, why);
-    }
-
-    /** Splits a wave into PutRecords calls within the record-count and byte limits. */
-    private static List<List<Claimed>> splitIntoCalls(List<Claimed> wave) {
-        List<List<Claimed>> calls = new ArrayList<>();
-        List<Claimed> current = new ArrayList<>();
-        long bytes = 0;
-        for (Claimed c : wave) {
-            if (!current.isEmpty()
-                    && (current.size() == Publisher.MAX_RECORDS_PER_CALL
-                            || bytes + c.bytes() > Publisher.MAX_BYTES_PER_CALL)) {
-                calls.add(current);
-                current = new ArrayList<>();
-                bytes = 0;
-            }
-            current.add(c);
-            bytes += c.bytes();
-        }
-        if (!current.isEmpty()) {
-            calls.add(current);
-        }
-        return calls;
     }
 
     /** One PutRecords call; a failure of the whole call fails each of its records. */
@@ -699,6 +799,7 @@ public final class OutboxRelay implements AutoCloseable {
             entries.add(new Publisher.Entry(c.event().aggregateId(), c.data()));
         }
         putCalls.increment();
+        long t0 = System.nanoTime();
         try {
             List<Publisher.Result> results = publisher.publishAll(entries);
             if (results.size() != entries.size()) {
@@ -707,11 +808,17 @@ public final class OutboxRelay implements AutoCloseable {
             }
             return results;
         } catch (RuntimeException e) {
-            Publisher.Result failed = Publisher.Result.failed(describe(e));
-            List<Publisher.Result> all = new ArrayList<>(call.size());
-            call.forEach(c -> all.add(failed));
-            return all;
+            return failedAll(call, describe(e));
+        } finally {
+            putNanos.add(System.nanoTime() - t0);
         }
+    }
+
+    private static List<Publisher.Result> failedAll(List<Claimed> call, String error) {
+        Publisher.Result failed = Publisher.Result.failed(error);
+        List<Publisher.Result> all = new ArrayList<>(call.size());
+        call.forEach(c -> all.add(failed));
+        return all;
     }
 
     private static OutboxEvent decode(InFlight f) {
@@ -771,6 +878,8 @@ public final class OutboxRelay implements AutoCloseable {
             rounds.close();
         }
         pool.shutdown();
+        reads.shutdown();
+        puts.shutdown();
     }
 
     /** Consumed capacity per transition so far (AMP15-AMP18). */
@@ -793,6 +902,14 @@ public final class OutboxRelay implements AutoCloseable {
         m.put("retried", retried.sum());
         m.put("rescheduled", rescheduled.sum());
         m.put("leasesRecovered", leasesRecovered.sum());
+        m.put("claimCallMicros", claimNanos.sum() / 1_000);
+        m.put("putCallMicros", putNanos.sum() / 1_000);
+        m.put("completeCallMicros", completeNanos.sum() / 1_000);
+        m.put("readyReadMicros", readNanos.sum() / 1_000);
+        m.put("waitClaimsMicros", waitClaimsNanos.sum() / 1_000);
+        m.put("waitPutsMicros", waitPutsNanos.sum() / 1_000);
+        m.put("waitBothMicros", waitBothNanos.sum() / 1_000);
+        m.put("putsInFlightMax", putsInFlightMax.get());
         return m;
     }
 }

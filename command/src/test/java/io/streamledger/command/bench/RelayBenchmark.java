@@ -45,12 +45,14 @@ import software.amazon.awssdk.services.kinesis.model.Record;
  *
  * <p>Run (see command/README.md): {@code java -cp <test classpath>
  * io.streamledger.command.bench.RelayBenchmark [events=20000] [baselineEvents=1000] [runs=1]
- * [window=1000] [concurrency=16]}
+ * [window=1000] [concurrency=16] [shards=64] [publishCalls=4]}
  */
 public final class RelayBenchmark {
 
     private static final String STREAM = "relay-bench";
-    private static final int KINESIS_SHARDS = 8;
+    // 2,000 events/s of ~0.7 KiB need >= 2 shards at AWS's 1,000 records/s and 1 MiB/s per shard;
+    // kinesis-local hashes a shard's whole record vector per entry put, so more shards cost less
+    private static final int DEFAULT_SHARDS = 64;
 
     public static void main(String[] args) throws Exception {
         int events = arg(args, 0, 20_000);
@@ -58,6 +60,12 @@ public final class RelayBenchmark {
         int runs = arg(args, 2, 1);
         int window = arg(args, 3, 1_000);
         int concurrency = arg(args, 4, 16);
+        int shards = arg(args, 5, DEFAULT_SHARDS);
+        int publishCalls = arg(args, 6, OutboxRelay.Tuning.defaults().publishCalls());
+        OutboxRelay.Tuning tuning =
+                OutboxRelay.Tuning.defaults()
+                        .withConcurrency(concurrency)
+                        .withPublishCalls(publishCalls);
         System.setProperty("sun.net.httpserver.nodelay", "true");
         try (LocalEndpoint endpoint = LocalEndpoint.builder().port(0).build().start();
                 KinesisLocal kinesis = KinesisLocal.start()) {
@@ -65,19 +73,24 @@ public final class RelayBenchmark {
             KinesisClient kc = KinesisLocal.newClient(kinesis.endpoint());
             System.out.printf(
                     "AP16 relay: local endpoint (in this JVM) + kinesis-local (pid %d, %d shards per"
-                            + " run's stream);"
-                            + " %d cores; load average %s%n",
+                            + " run's stream); window %d, %d DynamoDB calls and %d PutRecords in"
+                            + " flight; %d cores; load average %s%n",
                     kinesis.pid(),
-                    KINESIS_SHARDS,
+                    shards,
+                    window,
+                    concurrency,
+                    publishCalls,
                     Runtime.getRuntime().availableProcessors(),
                     loadAverage());
-            Bench b = new Bench(client, kinesis, kc);
+            Bench b = new Bench(client, kinesis, kc, shards, tuning);
             // JIT warm-up of both paths, not reported
-            b.run("warmup-batched", Math.min(2_000, events), false, window, concurrency, false);
-            b.run("warmup-serial", 200, true, window, concurrency, false);
-            b.run("baseline serial", baselineEvents, true, window, concurrency, true);
+            b.run("warmup-batched", Math.min(2_000, events), false, window, false);
+            b.run("warmup-serial", 200, true, window, false);
+            if (baselineEvents > 0) {
+                b.run("baseline serial", baselineEvents, true, window, true);
+            }
             for (int r = 1; r <= runs; r++) {
-                b.run("batched run " + r, events, false, window, concurrency, true);
+                b.run("batched run " + r, events, false, window, true);
             }
             kc.close();
             client.close();
@@ -149,23 +162,31 @@ public final class RelayBenchmark {
         final KinesisLocal kinesis;
         final KinesisClient kc;
         final long kinesisPid;
+        final int shards;
+        final OutboxRelay.Tuning tuning;
         int runNo;
         String stream;
 
-        Bench(DynamoDbClient client, KinesisLocal kinesis, KinesisClient kc) {
+        Bench(
+                DynamoDbClient client,
+                KinesisLocal kinesis,
+                KinesisClient kc,
+                int shards,
+                OutboxRelay.Tuning tuning) {
             this.client = client;
             this.kinesis = kinesis;
             this.kc = kc;
             this.kinesisPid = kinesis.pid();
+            this.shards = shards;
+            this.tuning = tuning;
         }
 
-        void run(String name, int n, boolean serial, int window, int concurrency, boolean report)
-                throws Exception {
+        void run(String name, int n, boolean serial, int window, boolean report) throws Exception {
             String prefix = "relay" + (++runNo) + "-";
             TableProvisioner.createAll(client, prefix);
             // a fresh stream per run: kinesis-local slows down as a stream fills, real Kinesis not
             stream = STREAM + "-" + runNo;
-            kinesis.createStream(stream, KINESIS_SHARDS);
+            kinesis.createStream(stream, shards);
             CommandService service =
                     new CommandService(
                             client, ServiceConfig.defaults(prefix), RetryPolicy.defaults());
@@ -185,7 +206,7 @@ public final class RelayBenchmark {
                             serial ? 100 : window,
                             Duration.ofSeconds(1),
                             Duration.ofSeconds(30),
-                            OutboxRelay.Tuning.defaults().withConcurrency(concurrency));
+                            tuning);
             String loadBefore = loadAverage();
             String relayThreads = "outbox-relay-bench-" + runNo + "-";
             Map<String, Long> threads0 = threadCpuMillis(relayThreads);
@@ -227,8 +248,31 @@ public final class RelayBenchmark {
                     (double) cpu / n, kcpu < 0 ? Double.NaN : (double) kcpu / n);
             System.out.printf("    by part (ms per event): %s%n", parts);
             System.out.printf("  relay metrics: %s%n", relay.metrics());
+            printTimings(relay.metrics(), seconds);
             printCapacity(seed, n, seedSeconds, relay.capacity().snapshot());
             verifyStream(table, service, n);
+        }
+
+        /** Mean latency per call kind and what the round thread waited for (share of the run). */
+        static void printTimings(Map<String, Long> m, double seconds) {
+            long puts = Math.max(1, m.get("putCalls"));
+            double wall = seconds * 1e6;
+            System.out.printf(
+                    "  per call: claim %.2f ms, complete %.2f ms, PutRecords %.1f ms for %.0f"
+                            + " records (%d calls, at most %d in flight)%n",
+                    m.get("claimCallMicros") / 1e3 / Math.max(1, m.get("claimed")),
+                    m.get("completeCallMicros") / 1e3 / Math.max(1, m.get("completed")),
+                    m.get("putCallMicros") / 1e3 / puts,
+                    (double) m.get("published") / puts,
+                    m.get("putCalls"),
+                    m.get("putsInFlightMax"));
+            System.out.printf(
+                    "  round thread: %.0f%% waiting on claims only, %.0f%% on PutRecords only, %.0f%%"
+                            + " on both, %.0f%% reading READY pages%n",
+                    100 * m.get("waitClaimsMicros") / wall,
+                    100 * m.get("waitPutsMicros") / wall,
+                    100 * m.get("waitBothMicros") / wall,
+                    100 * m.get("readyReadMicros") / wall);
         }
 
         /** Per aggregate 1-3 events (versions 1..k), created as in accepted_order_v1/CS04. */
@@ -309,6 +353,7 @@ public final class RelayBenchmark {
             line(sums, RelayCapacity.Use.CLAIM, n, "AMP15", contract);
             line(sums, RelayCapacity.Use.COMPLETE, n, "AMP16", contract);
             line(sums, RelayCapacity.Use.REQUEUE, n, "AMP17", contract);
+            line(sums, RelayCapacity.Use.RESCHEDULE, n, "AMP18", contract);
             RelayCapacity.Sum q = sums.get(RelayCapacity.Use.READY_QUERY);
             System.out.printf(
                     "    READY queries: %d calls, %s RCU per event%n",

@@ -417,6 +417,49 @@ class OutboxRelayITCase {
         assertThat(versions.get(c)).containsExactly(1L);
     }
 
+    @Test
+    void perAggregateOrderHoldsAcrossWindowsClaimedWhileEarlierOnesPublish() {
+        drainReady();
+        Instant t = f.clock.instant().minusSeconds(60);
+        String tag = "agg-win-" + SEEDED.get() + "-";
+        List<OutboxEvent> events = new ArrayList<>();
+        // versions of each aggregate spread over several 2-key windows
+        for (int v = 1; v <= 4; v++) {
+            for (int a = 0; a < 3; a++) {
+                events.add(seed(tag + a, v, t.plusMillis(events.size())));
+            }
+        }
+        OutboxEvent failing = events.get(4); // aggregate 1, version 2
+        List<String> sent = Collections.synchronizedList(new ArrayList<>());
+        Publisher recording =
+                (key, data) -> {
+                    OutboxEvent e =
+                            OutboxEventCodec.fromJson(new String(data, StandardCharsets.UTF_8));
+                    sent.add(e.aggregateId() + "#" + e.aggregateVersion());
+                    return new Publisher.Ack("seq-" + e.eventId(), "s");
+                };
+        FailingOnce broker = new FailingOnce(recording, Set.of(failing.eventId()));
+        OutboxRelay relay = tuned("relay-windows", broker, 2, OutboxRelay.Tuning.defaults());
+
+        assertThat(relay.pollOnce()).as("all but aggregate 1 from version 2 on").isEqualTo(9);
+        f.clock.advance(Duration.ofSeconds(3));
+        assertThat(relay.pollOnce()).isEqualTo(3);
+        for (List<String> call : broker.callKeys) {
+            assertThat(call).as("one record per aggregate per call").doesNotHaveDuplicates();
+        }
+        Map<String, List<Integer>> versions = new HashMap<>();
+        for (String s : sent) {
+            String[] p = s.split("#");
+            versions.computeIfAbsent(p[0], k -> new ArrayList<>()).add(Integer.parseInt(p[1]));
+        }
+        for (int a = 0; a < 3; a++) {
+            assertThat(versions.get(tag + a)).as(tag + a).containsExactly(1, 2, 3, 4);
+        }
+        for (OutboxEvent e : events) {
+            assertThat(item(e).get(Attr.STATE).s()).as(e.eventId()).isEqualTo("COMPLETED");
+        }
+    }
+
     private static long dueOf(OutboxEvent e) {
         return Long.parseLong(item(e).get(OutboxItems.A_DUE).n());
     }

@@ -81,4 +81,57 @@ class PublishWavesTest {
         assertThatThrownBy(() -> waves.outcome(ev("A", 2), true))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void anEventAddedWhileItsAggregateIsInFlightWaitsForTheAck() {
+        Ev a1 = ev("A", 1);
+        Ev a2 = ev("A", 2);
+        Ev b1 = ev("B", 1);
+        Ev c1 = ev("C", 1);
+        PublishWaves<Ev> waves = new PublishWaves<>(List.of(a1, b1), Ev::aggregate);
+        assertThat(waves.nextWave()).containsExactly(a1, b1);
+        waves.add(List.of(a2, c1));
+        // A1 is still in flight: A2 must not go out beside it
+        assertThat(waves.nextWave()).containsExactly(c1);
+        assertThat(waves.nextWave()).isEmpty();
+        waves.outcome(a1, true);
+        assertThat(waves.nextWave()).containsExactly(a2);
+        assertThat(waves.pending()).isEqualTo(3);
+        waves.outcome(b1, true);
+        waves.outcome(c1, true);
+        waves.outcome(a2, true);
+        assertThat(waves.pending()).isZero();
+        assertThat(waves.nextWave()).isEmpty();
+    }
+
+    @Test
+    void aCallStaysWithinItsRecordAndWeightLimits() {
+        PublishWaves<Ev> waves =
+                new PublishWaves<>(
+                        List.of(ev("A", 1), ev("B", 1), ev("C", 1), ev("D", 1), ev("E", 1)),
+                        Ev::aggregate);
+        assertThat(waves.nextCall(2, Long.MAX_VALUE, e -> 1L))
+                .containsExactly(ev("A", 1), ev("B", 1));
+        assertThat(waves.nextCall(10, 25, e -> 10L)).containsExactly(ev("C", 1), ev("D", 1));
+        // one head heavier than the limit still goes, alone
+        assertThat(waves.nextCall(10, 5, e -> 10L)).containsExactly(ev("E", 1));
+        assertThat(waves.sendable()).isZero();
+    }
+
+    @Test
+    void aTakenBlockedChainLeavesTheWavesAndItsAggregateStaysBlocked() {
+        Ev a1 = ev("A", 1);
+        Ev a2 = ev("A", 2);
+        Ev b1 = ev("B", 1);
+        PublishWaves<Ev> waves = new PublishWaves<>(List.of(a1, a2, b1), Ev::aggregate);
+        assertThat(waves.nextWave()).containsExactly(a1, b1);
+        waves.outcome(a1, false);
+        assertThat(waves.takeBlocked()).containsExactly(List.of(a1, a2));
+        assertThat(waves.takeBlocked()).isEmpty();
+        assertThat(waves.pending()).isEqualTo(1);
+        assertThatThrownBy(() -> waves.add(List.of(ev("A", 3))))
+                .isInstanceOf(IllegalStateException.class);
+        waves.outcome(b1, true);
+        assertThat(waves.pending()).isZero();
+    }
 }

@@ -60,6 +60,15 @@ class ExecutionOrderITCase {
     /** Fills admitted before the job starts; {@code -Dstreamledger.it.execOrder.fills} scales. */
     private static final int FILLS = Integer.getInteger("streamledger.it.execOrder.fills", 2_000);
 
+    /**
+     * Shards of the Kinesis test's Context CDC stream ({@code
+     * -Dstreamledger.it.execOrder.kinesisShards}): its few thousand records fit a few shards (the
+     * 64 of {@link PipelineITCase#KINESIS_SHARDS} are sized for its Ledger stream at scale), and
+     * each shard is one more GetRecords poll per reader loop for the whole test.
+     */
+    private static final int KINESIS_SHARDS =
+            Integer.getInteger("streamledger.it.execOrder.kinesisShards", 8);
+
     private static final int TENANTS = 2;
     private static final int ACCOUNTS_PER_TENANT = 8;
     private static final Duration CONVERGE =
@@ -96,7 +105,7 @@ class ExecutionOrderITCase {
             throws Exception {
         try (KinesisLocal kinesis = KinesisLocal.start()) {
             String ctxStream = "eo-ctx-cdc-" + UUID.randomUUID().toString().substring(0, 6);
-            kinesis.createStream(ctxStream, PipelineITCase.KINESIS_SHARDS);
+            kinesis.createStream(ctxStream, KINESIS_SHARDS);
             stack =
                     new LocalStack(
                             prefix(),
@@ -117,7 +126,7 @@ class ExecutionOrderITCase {
                     w,
                     conf -> {
                         // the execution-order gate's own default gap SLA covers the shard skew of
-                        // a 2,000-fill catch-up over 64 shards (seen: ~100 fills parked per
+                        // a 2,000-fill catch-up (seen over 64 shards: ~100 fills parked per
                         // account, gaps open > 60 s, all released in order)
                         conf.set(JobOptions.TRANSPORT, JobOptions.TransportKind.KINESIS);
                         conf.set(JobOptions.STREAM_ARN, arn);
