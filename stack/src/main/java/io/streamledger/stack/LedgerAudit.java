@@ -7,6 +7,7 @@ import io.streamledger.aws.items.BreakView;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.keys.KeyTime;
 import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.math.BigDecimal;
@@ -24,8 +25,9 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 /**
  * Reads the stack's tables after a run and checks the ledger and view invariants the summary
  * reports: balanced transactions per currency/asset (CS11, AP10), one inbox receipt per posted fill
- * (AP09), Portfolio rows equal to the AP12 authorities they project (AP07/AP13), and the orders'
- * AP12 reservations by state, open AP15 breaks by age and AP14 batches by state.
+ * (AP09), Portfolio rows equal to the AP12 authorities they project within the view's scope
+ * (AP07/AP13, {@link ViewScope}), and the orders' AP12 reservations by state, open AP15 breaks by
+ * age and AP14 batches by state.
  */
 final class LedgerAudit {
 
@@ -39,6 +41,8 @@ final class LedgerAudit {
             long postingLines,
             long inboxReceipts,
             long authorities,
+            ViewScope viewScope,
+            long authoritiesInViewScope,
             long portfolioRows,
             long portfolioRowsBehind,
             long portfolioRowsWithOpenGap,
@@ -52,8 +56,9 @@ final class LedgerAudit {
             Map<String, Long> openBreaksByAge,
             Map<String, Long> batchesByState) {
 
+        /** The view holds exactly the authorities of its scope, each at its version. */
         boolean viewMatchesAuthority() {
-            return authorities == portfolioRows && portfolioRowsBehind == 0;
+            return authoritiesInViewScope == portfolioRows && portfolioRowsBehind == 0;
         }
     }
 
@@ -68,6 +73,8 @@ final class LedgerAudit {
     Result run() {
         Map<String, Map<String, BigDecimal>> sums = new HashMap<>();
         Map<String, Long> authorityVersion = new HashMap<>();
+        Map<String, Long> inViewScope = new HashMap<>();
+        ViewScope scope = services.viewScope();
         Map<String, BigDecimal> postedByAsset = new HashMap<>();
         Map<String, BigDecimal> authorityPosted = new HashMap<>();
         long lines = 0;
@@ -85,6 +92,9 @@ final class LedgerAudit {
                 postedByAsset.merge(assetKey(item), amount, BigDecimal::add);
             } else if (sk.startsWith("AUTH#")) {
                 authorityVersion.put(assetKey(item), Long.parseLong(item.get("version").n()));
+                if (scope.includes(item.get("accountId").s())) {
+                    inViewScope.put(assetKey(item), Long.parseLong(item.get("version").n()));
+                }
                 authorityPosted.put(assetKey(item), new BigDecimal(item.get("posted").n()));
             }
         }
@@ -107,7 +117,8 @@ final class LedgerAudit {
         long gaps = 0;
         for (var row : scan(services.portfolioTable())) {
             rows++;
-            Long auth = authorityVersion.get(assetKey(row));
+            // a row outside the view's scope has no authority to match: it counts as behind
+            Long auth = inViewScope.get(assetKey(row));
             long v = Long.parseLong(row.get("sourceVersion").n());
             if (auth == null || v != auth) {
                 behind++;
@@ -175,6 +186,8 @@ final class LedgerAudit {
                 lines,
                 scan(services.table(Tables.INBOX)).size(),
                 authorityVersion.size(),
+                scope,
+                inViewScope.size(),
                 rows,
                 behind,
                 gaps,

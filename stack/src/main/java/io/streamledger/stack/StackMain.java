@@ -4,6 +4,7 @@ import io.streamledger.jobs.ledgercheck.LedgerCheckJob;
 import io.streamledger.jobs.posting.PostingJob;
 import io.streamledger.jobs.projection.ProjectionJob;
 import io.streamledger.model.contract.ContractResources;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.Tables;
 import java.io.File;
 import java.io.IOException;
@@ -210,6 +211,15 @@ public final class StackMain implements Callable<Integer> {
     Duration reconOutOfOrderness;
 
     @Option(
+            names = "--projection-scope",
+            defaultValue = "all",
+            description =
+                    "accounts the Portfolio view holds: all (default) or clients (house"
+                            + " sub-accounts left out; use a fresh --reset data dir, the scope"
+                            + " belongs to the namespace)")
+    String projectionScope;
+
+    @Option(
             names = "--keep-running",
             description = "after the summary keep everything up until Ctrl-C (to browse the UI)")
     boolean keepRunning;
@@ -291,6 +301,7 @@ public final class StackMain implements Callable<Integer> {
                                     dataDir,
                                     !reset,
                                     clusterMode.equals("standalone") ? taskManagers : 0));
+            services.viewScope(ViewScope.parse(projectionScope));
             cluster.submitPosting(services.jobConfig(Tables.CONTEXT, true));
             cluster.submitProjection(services.jobConfig(Tables.LEDGER, false));
             cluster.submitLedgerCheck(services.streamsConfig(Tables.LEDGER));

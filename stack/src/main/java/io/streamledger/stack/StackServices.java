@@ -19,6 +19,7 @@ import io.streamledger.local.kinesis.KinesisDestinationOptions;
 import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.local.streams.StreamFeatures;
 import io.streamledger.local.streams.StreamsOptions;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
@@ -197,9 +198,22 @@ final class StackServices implements AutoCloseable {
         return "http://127.0.0.1:" + http.port();
     }
 
+    /** Which accounts the Portfolio view holds: the projection's and every reader's scope. */
+    private ViewScope viewScope = ViewScope.DEFAULT;
+
+    void viewScope(ViewScope scope) {
+        this.viewScope = scope;
+    }
+
+    ViewScope viewScope() {
+        return viewScope;
+    }
+
     /** Options of the job reading {@code spec}'s changes on the chosen transport. */
     Configuration jobConfig(TableSpec spec, boolean outboxOverKinesis) {
         Configuration c = new Configuration();
+        // the projection writes this scope, the reconciliation compares within it
+        c.set(JobOptions.PROJECTION_SCOPE, viewScope);
         c.set(JobOptions.DYNAMODB_ENDPOINT, endpoint.endpoint().toString());
         c.set(JobOptions.REGION, "us-east-1");
         c.set(JobOptions.CREDENTIALS, JobOptions.CredentialsKind.BASIC);

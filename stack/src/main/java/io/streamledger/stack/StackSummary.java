@@ -314,7 +314,8 @@ record StackSummary(
                         Locale.ROOT,
                         "  orders %d, trades %d, inbox receipts (fills posted) %d%n"
                                 + "  ledger transactions %d (%d posting lines), unbalanced %d%n"
-                                + "  authorities %d (%d not equal to their posting lines),"
+                                + "  authorities %d (%d not equal to their posting lines;"
+                                + " %d in the view's scope '%s'),"
                                 + " Portfolio rows %d, rows behind authority %d,"
                                 + " rows with an open gap %d -> view %s authority%n",
                         audit.orders(),
@@ -325,6 +326,8 @@ record StackSummary(
                         audit.unbalancedTransactions(),
                         audit.authorities(),
                         audit.authoritiesNotEqualToPostings(),
+                        audit.authoritiesInViewScope(),
+                        audit.viewScope().label(),
                         audit.portfolioRows(),
                         audit.portfolioRowsBehind(),
                         audit.portfolioRowsWithOpenGap(),

@@ -5,6 +5,8 @@ import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
+import io.streamledger.model.projection.ViewScope;
+import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -30,8 +32,15 @@ public final class PortfolioAlias {
         CURSOR
     }
 
-    /** The namespace a read uses. */
-    public record Active(int version, Source source) {}
+    /**
+     * The namespace a read uses and the accounts its view holds (the alias's {@code viewScope},
+     * written by the cutover from its proof; absent = every account).
+     */
+    public record Active(int version, Source source, ViewScope scope) {
+        public Active(int version, Source source) {
+            this(version, source, ViewScope.DEFAULT);
+        }
+    }
 
     private final Ddb ddb;
     private final TableNames tables;
@@ -70,6 +79,7 @@ public final class PortfolioAlias {
             throw new IllegalStateException(
                     "alias " + alias.pk() + " has activeVersion " + version + " < 1");
         }
-        return new Active(version, Source.ALIAS);
+        AttributeValue scope = item.get(Attr.VIEW_SCOPE);
+        return new Active(version, Source.ALIAS, ViewScope.parse(scope == null ? null : scope.s()));
     }
 }

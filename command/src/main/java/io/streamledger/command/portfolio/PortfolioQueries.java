@@ -14,6 +14,7 @@ import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.model.keys.PositionKey;
 import io.streamledger.model.projection.ProjectionSchema;
+import io.streamledger.model.projection.ViewScope;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 /**
  * GET /v1/accounts/{a}/portfolio (AP07 via IDX07): the derived Portfolio view of the namespace the
  * alias names, read eventually consistent and paginated. It never authorizes (AP07 vs AP12): the
- * body says {@code "authoritative": false} and carries each row's sourceVersion and gapOpen.
+ * body says {@code "authoritative": false} and carries each row's sourceVersion and gapOpen. An
+ * account outside the namespace's view scope (house sub-accounts of a clients-only view) is 404
+ * {@code NOT_IN_VIEW_SCOPE}, never an empty portfolio.
  */
 public final class PortfolioQueries {
 
@@ -72,10 +75,19 @@ public final class PortfolioQueries {
             active = alias.resolve(meter);
         } else {
             start = new HashMap<>(start);
-            active =
-                    new PortfolioAlias.Active(
-                            cursorVersion(start.remove(CURSOR_NAMESPACE)),
-                            PortfolioAlias.Source.CURSOR);
+            active = cursorNamespace(start.remove(CURSOR_NAMESPACE));
+        }
+        if (!active.scope().includes(accountId)) {
+            throw new ApiException(
+                    404,
+                    "NOT_IN_VIEW_SCOPE",
+                    "portfolio namespace v"
+                            + active.version()
+                            + " holds "
+                            + active.scope().label()
+                            + " accounts only, not "
+                            + accountId
+                            + "; its AP12 authority is GET /v1/accounts/{a}/balances");
         }
         String table = tables.portfolio(active.version());
 
@@ -123,7 +135,7 @@ public final class PortfolioQueries {
         String next = null;
         if (r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()) {
             Map<String, AttributeValue> lek = new HashMap<>(r.lastEvaluatedKey());
-            lek.put(CURSOR_NAMESPACE, Av.s(Integer.toString(active.version())));
+            lek.put(CURSOR_NAMESPACE, Av.s(active.version() + "/" + active.scope().label()));
             next = PageCursor.encode(lek);
         }
         if (next != null) {
@@ -133,19 +145,25 @@ public final class PortfolioQueries {
         }
         body.put("namespaceVersion", active.version());
         body.put("namespaceSource", active.source().name());
+        body.put("viewScope", active.scope().label());
         body.put("consistency", "eventual");
         body.put("authoritative", false);
         body.put("warning", WARNING);
         return body;
     }
 
-    private static int cursorVersion(AttributeValue v) {
+    /** The namespace a cursor pinned: {@code version/scope}, or {@code version} (every account). */
+    private static PortfolioAlias.Active cursorNamespace(AttributeValue v) {
         try {
-            int version = Integer.parseInt(v.s());
+            String[] parts = v.s().split("/", 2);
+            int version = Integer.parseInt(parts[0]);
             if (version >= 1) {
-                return version;
+                return new PortfolioAlias.Active(
+                        version,
+                        PortfolioAlias.Source.CURSOR,
+                        ViewScope.parse(parts.length == 2 ? parts[1] : null));
             }
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException e) {
             // falls through to the same 400 as any other malformed cursor
         }
         throw ApiException.badRequest(

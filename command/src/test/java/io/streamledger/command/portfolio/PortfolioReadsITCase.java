@@ -82,17 +82,20 @@ class PortfolioReadsITCase {
     }
 
     private void alias(int activeVersion) {
+        alias(activeVersion, null);
+    }
+
+    /** The alias as a cutover writes it, with the view scope its proof recorded (null: none). */
+    private void alias(int activeVersion, String viewScope) {
         ProjectionAliasKey k = ProjectionAliasKey.PORTFOLIO;
-        f.client.putItem(
-                b ->
-                        b.tableName(naming.physicalName(Tables.PROJECTION))
-                                .item(
-                                        Map.of(
-                                                Attr.PK, AttributeValue.fromS(k.pk()),
-                                                Attr.SK, AttributeValue.fromS(k.sk()),
-                                                Attr.ACTIVE_VERSION,
-                                                        AttributeValue.fromN(
-                                                                Integer.toString(activeVersion)))));
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(Attr.PK, AttributeValue.fromS(k.pk()));
+        item.put(Attr.SK, AttributeValue.fromS(k.sk()));
+        item.put(Attr.ACTIVE_VERSION, AttributeValue.fromN(Integer.toString(activeVersion)));
+        if (viewScope != null) {
+            item.put(Attr.VIEW_SCOPE, AttributeValue.fromS(viewScope));
+        }
+        f.client.putItem(b -> b.tableName(naming.physicalName(Tables.PROJECTION)).item(item));
     }
 
     private static List<String> symbols(Reply r) {
@@ -181,6 +184,44 @@ class PortfolioReadsITCase {
             pages++;
         }
         assertThat(seen).containsExactly("S0", "S1", "S2", "S3", "S4");
+    }
+
+    @Test
+    void aClientsOnlyNamespaceRefusesAHouseAccountInsteadOfShowingItEmpty() {
+        row(2, CommandFixture.TENANT_A, "ACC-S", "AAPL", "3", 2, false);
+        Reply before = f.get("/v1/accounts/HOUSE-CLEARING-4/portfolio", CommandFixture.KEY_A);
+        assertThat(before.status()).as(before.raw()).isEqualTo(200);
+        assertThat(before.json().get("viewScope").asText()).isEqualTo("all");
+
+        alias(2, "clients");
+        Reply client = f.get("/v1/accounts/ACC-S/portfolio", CommandFixture.KEY_A);
+        assertThat(client.status()).as(client.raw()).isEqualTo(200);
+        assertThat(client.json().get("viewScope").asText()).isEqualTo("clients");
+        assertThat(symbols(client)).containsExactly("AAPL");
+        Reply house = f.get("/v1/accounts/HOUSE-CLEARING-4/portfolio", CommandFixture.KEY_A);
+        assertThat(house.status()).as(house.raw()).isEqualTo(404);
+        assertThat(house.json().get("error").get("code").asText()).isEqualTo("NOT_IN_VIEW_SCOPE");
+        assertThat(house.json().get("error").get("message").asText()).contains("/balances");
+    }
+
+    @Test
+    void aCursorKeepsTheScopeOfTheNamespaceItPinned() {
+        for (int i = 0; i < 3; i++) {
+            row(2, CommandFixture.TENANT_A, "ACC-C", "S" + i, "1", 1, false);
+        }
+        alias(2, "clients");
+        Reply r = f.get("/v1/accounts/ACC-C/portfolio?limit=2", CommandFixture.KEY_A);
+        assertThat(r.status()).as(r.raw()).isEqualTo(200);
+        alias(1); // a cutover back to an every-account namespace mid-listing
+        Reply next =
+                f.get(
+                        "/v1/accounts/ACC-C/portfolio?limit=2&cursor="
+                                + r.json().get("cursor").asText(),
+                        CommandFixture.KEY_A);
+        assertThat(next.status()).as(next.raw()).isEqualTo(200);
+        assertThat(next.json().get("namespaceVersion").asInt()).isEqualTo(2);
+        assertThat(next.json().get("viewScope").asText()).isEqualTo("clients");
+        assertThat(symbols(next)).containsExactly("S2");
     }
 
     @Test

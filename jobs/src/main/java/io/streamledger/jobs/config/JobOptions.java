@@ -2,6 +2,7 @@ package io.streamledger.jobs.config;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.model.ledger.HouseAccounts;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
@@ -191,6 +192,15 @@ public final class JobOptions {
                     .stringType()
                     .defaultValue("portfolio")
                     .withDescription("Projection name in the IDX12 checkpoint key.");
+
+    public static final ConfigOption<ViewScope> PROJECTION_SCOPE =
+            ConfigOptions.key("streamledger.projection.scope")
+                    .enumType(ViewScope.class)
+                    .defaultValue(ViewScope.DEFAULT)
+                    .withDescription(
+                            "Accounts the Portfolio view holds: ALL, or CLIENTS (house contra"
+                                    + " sub-accounts left out). A property of the namespace:"
+                                    + " change it through a rebuild into a new one (CS09).");
 
     public static final ConfigOption<Duration> SHARD_MAP_REFRESH =
             ConfigOptions.key("streamledger.shard-map.refresh")

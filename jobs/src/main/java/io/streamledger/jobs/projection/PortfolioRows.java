@@ -35,6 +35,9 @@ public final class PortfolioRows implements Serializable {
     public static final WriteGuard GUARD =
             WriteGuard.versionGuard(Attr.PK, ProjectionSchema.REVISION);
 
+    /** SDK attribute values are immutable: the constant ones are built once, not per row. */
+    private static final AttributeValue NOT_AUTHORITATIVE = AttributeValue.fromBool(false);
+
     private final String portfolioTable;
     private final String projectionTable;
     private final String projectionName;
@@ -72,7 +75,7 @@ public final class PortfolioRows implements Serializable {
     public VersionedWrite viewRow(ProjectionUpdate u) {
         AuthoritySnapshot a = AuthoritySnapshot.fromJson(u.getPayload());
         PositionKey key = positionKey(a);
-        Map<String, AttributeValue> attrs = new HashMap<>();
+        Map<String, AttributeValue> attrs = new HashMap<>(32);
         attrs.put(ProjectionSchema.TENANT, s(a.tenant()));
         attrs.put(ProjectionSchema.ACCOUNT, s(a.accountId()));
         attrs.put(ProjectionSchema.ASSET_TYPE, s(a.assetType().name()));
@@ -85,7 +88,7 @@ public final class PortfolioRows implements Serializable {
         attrs.put(ProjectionSchema.GAP_OPEN, AttributeValue.fromBool(u.isGapOpen()));
         attrs.put(ProjectionSchema.PARKED, n(Integer.toString(u.getParkedCount())));
         attrs.put(ProjectionSchema.PROJECTED_AT, s(Instant.now().toString()));
-        attrs.put(ProjectionSchema.AUTHORITATIVE, AttributeValue.fromBool(false));
+        attrs.put(ProjectionSchema.AUTHORITATIVE, NOT_AUTHORITATIVE);
         return VersionedWrite.of(
                 portfolioTable,
                 Map.of(Attr.PK, s(key.pk()), Attr.SK, s(key.sk())),
@@ -100,8 +103,11 @@ public final class PortfolioRows implements Serializable {
     public VersionedWrite checkpointRow(ProjectionUpdate u) {
         ShardMap map = checkpointMaps.get().route(u.getEventTimeMillis());
         ShardAssignment shard = map.assign(u.getSourceKey());
-        CheckpointKey key = CheckpointKey.forSource(projectionName, u.getSourceKey(), map);
-        Map<String, AttributeValue> attrs = new HashMap<>();
+        // the key from the same assignment: one SHA-256 of the source key per row, not two
+        CheckpointKey key =
+                new CheckpointKey(
+                        projectionName, map.shardMapVersion(), shard.shard(), u.getSourceKey());
+        Map<String, AttributeValue> attrs = new HashMap<>(32);
         attrs.put(ProjectionSchema.PROJECTION, s(projectionName));
         attrs.put(ProjectionSchema.SOURCE_KEY, s(u.getSourceKey()));
         attrs.put(ProjectionSchema.SOURCE_VERSION, n(Long.toString(u.getLastVersion())));

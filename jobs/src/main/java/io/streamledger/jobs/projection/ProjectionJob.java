@@ -16,6 +16,7 @@ import io.streamledger.jobs.source.RecordMapper;
 import io.streamledger.jobs.source.SourceDeadLetter;
 import io.streamledger.jobs.source.SourceTypes;
 import io.streamledger.model.change.ChangeRecord;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapNotice;
@@ -100,12 +101,21 @@ public final class ProjectionJob {
                 conf.get(JobOptions.GATE_MAX_PARKED));
     }
 
+    /**
+     * The parse step: the Ledger table's AP12 authority changes within the view's scope ({@link
+     * JobOptions#PROJECTION_SCOPE}); an authority outside it is a counted skip and never reaches
+     * the gate, so it costs no gate state, no checkpoint row and no view row.
+     */
+    static ParseChanges<GateEvent> parseStep(ReadableConfig conf) {
+        return new ParseChanges<>(
+                JobOptions.sourceTable(conf, Tables.LEDGER),
+                conf.get(JobOptions.KINESIS_PAYLOAD),
+                new AuthorityMapper(conf.get(JobOptions.PROJECTION_SCOPE)));
+    }
+
     /** Adds the job and its sinks to {@code env}. */
     public Streams build(StreamExecutionEnvironment env) {
-        String ledgerTable = JobOptions.sourceTable(conf, Tables.LEDGER);
-        ParseChanges<GateEvent> parse =
-                new ParseChanges<>(
-                        ledgerTable, conf.get(JobOptions.KINESIS_PAYLOAD), new AuthorityMapper());
+        ParseChanges<GateEvent> parse = parseStep(conf);
         SingleOutputStreamOperator<GateEvent> events =
                 source.open(env)
                         .process(parse, GateState.GATE_EVENT)
@@ -268,13 +278,22 @@ public final class ProjectionJob {
                 .execute(env);
     }
 
-    /** Authority changes of the Ledger table; postings and counters are skipped. */
+    /**
+     * Authority changes of the Ledger table within the view's scope; postings, counters and
+     * authorities outside the scope are skipped (counted as skipped by the parse step).
+     */
     static final class AuthorityMapper implements RecordMapper<GateEvent> {
         private static final long serialVersionUID = 1L;
 
+        private final ViewScope scope;
+
+        AuthorityMapper(ViewScope scope) {
+            this.scope = scope;
+        }
+
         @Override
         public Optional<GateEvent> fromChange(ChangeRecord change) {
-            return AuthorityChanges.toGateEvent(change);
+            return AuthorityChanges.toGateEvent(change, scope);
         }
     }
 }

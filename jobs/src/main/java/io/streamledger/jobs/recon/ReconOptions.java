@@ -1,5 +1,6 @@
 package io.streamledger.jobs.recon;
 
+import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.model.ledger.PostingSequence;
 import io.streamledger.model.money.OverdraftExemptions;
 import io.streamledger.operators.ledgercheck.LedgerCheckConfig;
@@ -116,7 +117,10 @@ public final class ReconOptions {
 
     public static io.streamledger.operators.recon.ReconConfig reconConfig(ReadableConfig conf) {
         return io.streamledger.operators.recon.ReconConfig.of(
-                conf.get(RECON_WINDOW), conf.get(RECON_ALLOWED_LATENESS), conf.get(PROJECTION_SLA));
+                        conf.get(RECON_WINDOW),
+                        conf.get(RECON_ALLOWED_LATENESS),
+                        conf.get(PROJECTION_SLA))
+                .withViewScope(conf.get(JobOptions.PROJECTION_SCOPE));
     }
 
     public static LedgerCheckConfig ledgerCheckConfig(ReadableConfig conf) {

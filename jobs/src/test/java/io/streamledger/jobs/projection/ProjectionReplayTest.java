@@ -13,6 +13,7 @@ import io.streamledger.jobs.testing.TestRecords;
 import io.streamledger.model.change.JsonFields;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.operators.gate.GateEvent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,7 +30,7 @@ class ProjectionReplayTest {
                     new ParseChanges<>(
                             "Ledger",
                             KinesisPayload.DYNAMODB_CHANGE,
-                            new ProjectionJob.AuthorityMapper()),
+                            new ProjectionJob.AuthorityMapper(ViewScope.ALL)),
                     TransportKind.KINESIS);
 
     static DeadLetterView entry(

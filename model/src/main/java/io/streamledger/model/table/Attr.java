@@ -77,6 +77,12 @@ public final class Attr {
     /** Projection alias item: the active namespace version, e.g. 3 for Portfolio_v3. */
     public static final String ACTIVE_VERSION = "activeVersion";
 
+    /**
+     * Projection alias and proof items: the view scope of the namespace ({@code all}/{@code
+     * clients}, {@code ViewScope}); absent = all.
+     */
+    public static final String VIEW_SCOPE = "viewScope";
+
     /** Summary attributes projected into the listing GSIs (IDX02, IDX03, IDX05, IDX06). */
     public static final String STATUS = "status";
 

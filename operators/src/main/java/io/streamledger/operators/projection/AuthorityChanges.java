@@ -5,6 +5,7 @@ import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.ledger.LedgerSchema;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
 import java.math.BigDecimal;
@@ -40,12 +41,24 @@ public final class AuthorityChanges {
      * @throws IllegalArgumentException for an authority change that cannot be projected
      */
     public static Optional<GateEvent> toGateEvent(ChangeRecord change) {
+        return toGateEvent(change, ViewScope.ALL);
+    }
+
+    /**
+     * As {@link #toGateEvent(ChangeRecord)}, and empty for an authority whose account is outside
+     * the view's {@code scope}: decided from the key alone, before the image is read, so such a
+     * change never reaches the gate (no gate state, no checkpoint row, no view row).
+     */
+    public static Optional<GateEvent> toGateEvent(ChangeRecord change, ViewScope scope) {
         String pk = change.stringKey(Attr.PK);
         String sk = change.stringKey(Attr.SK);
         if (pk == null || sk == null || !LedgerSchema.isAuthority(sk)) {
             return Optional.empty();
         }
         AuthorityKey key = AuthorityKey.parse(pk, sk);
+        if (!scope.includes(key.account())) {
+            return Optional.empty();
+        }
         if (change.operation() == Operation.REMOVE) {
             // AP12 authority is never deleted: corrections are reversing transactions (CS11)
             throw new IllegalArgumentException(

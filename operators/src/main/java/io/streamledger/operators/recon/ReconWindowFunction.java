@@ -30,7 +30,7 @@ import org.apache.flink.util.Collector;
  *   <li>every trading ledger transaction (postings with a role) has a fill;
  *   <li>(in {@link ReconFinish}) every securities authority's last version in the window equals the
  *       Portfolio row's source version and quantity, or the row lags by less than the projection
- *       SLA.
+ *       SLA — for the accounts within the view's scope ({@link ReconConfig#viewScope()}).
  * </ul>
  *
  * Batches are written at every firing ({@link BatchTrigger}); breaks only at the closing firing
@@ -128,7 +128,12 @@ public final class ReconWindowFunction
         r.ledgerBreaks = found.toArray(BreakRecord[]::new);
         r.orderFillBreaks = in.orderFindings.size();
         r.lateRecords = in.late.toArray(String[]::new);
-        r.authorities = in.lastAuthority.values().toArray(ReconEvent[]::new);
+        // the positions check compares only what the view holds (its scope): an authority of an
+        // account outside it has no row, which is not projection lag
+        r.authorities =
+                in.lastAuthority.values().stream()
+                        .filter(e -> config.viewScope().includes(e.authority().account()))
+                        .toArray(ReconEvent[]::new);
         return r;
     }
 

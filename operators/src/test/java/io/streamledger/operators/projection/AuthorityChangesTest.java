@@ -8,6 +8,7 @@ import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.change.Transport;
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.operators.gate.GateEvent;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -103,5 +104,35 @@ class AuthorityChangesTest {
                                 AuthorityChanges.toGateEvent(
                                         change(Operation.MODIFY, k.pk(), k.sk(), img)))
                 .hasMessageContaining("'version'");
+    }
+
+    @Test
+    void aClientsScopedViewLeavesHouseAuthoritiesOutBeforeReadingTheirImage() {
+        AuthorityKey client = AuthorityKey.cash("t1", "acct-1", "USD");
+        AuthorityKey house = AuthorityKey.cash("t1", "HOUSE-CLEARING-3", "USD");
+        var img = authority(2, "5", "0");
+        assertThat(
+                        AuthorityChanges.toGateEvent(
+                                change(Operation.MODIFY, client.pk(), client.sk(), img),
+                                ViewScope.CLIENTS))
+                .isPresent();
+        assertThat(
+                        AuthorityChanges.toGateEvent(
+                                change(Operation.MODIFY, house.pk(), house.sk(), img),
+                                ViewScope.CLIENTS))
+                .isEmpty();
+        // decided from the key: a house change the view would refuse (no image) is not read
+        assertThat(
+                        AuthorityChanges.toGateEvent(
+                                change(Operation.MODIFY, house.pk(), house.sk(), null),
+                                ViewScope.CLIENTS))
+                .isEmpty();
+        // the unscoped mapper is the ALL scope: house authorities stay in the view
+        assertThat(
+                        AuthorityChanges.toGateEvent(
+                                        change(Operation.MODIFY, house.pk(), house.sk(), img))
+                                .orElseThrow()
+                                .getSourceKey())
+                .isEqualTo("t1/HOUSE-CLEARING-3/CASH/USD");
     }
 }

@@ -4,6 +4,7 @@ import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.Operation;
 import io.streamledger.model.change.Transport;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.Attr;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.operators.projection.AuthorityChanges;
@@ -28,6 +29,15 @@ public final class ExportedAuthorities {
      */
     public static Optional<GateEvent> toGateEvent(
             Map<String, AttributeValue> item, String table, Instant exportTime) {
+        return toGateEvent(item, table, exportTime, ViewScope.ALL);
+    }
+
+    /**
+     * As {@link #toGateEvent(Map, String, Instant)}, and empty for an authority outside the view's
+     * {@code scope} (the projection job's own scope rule, {@link AuthorityChanges}).
+     */
+    public static Optional<GateEvent> toGateEvent(
+            Map<String, AttributeValue> item, String table, Instant exportTime, ViewScope scope) {
         AttributeValue pk = item.get(Attr.PK);
         AttributeValue sk = item.get(Attr.SK);
         if (pk == null || sk == null) {
@@ -49,6 +59,6 @@ public final class ExportedAuthorities {
                         null,
                         null,
                         Transport.DYNAMODB_STREAMS);
-        return AuthorityChanges.toGateEvent(asInsert);
+        return AuthorityChanges.toGateEvent(asInsert, scope);
     }
 }

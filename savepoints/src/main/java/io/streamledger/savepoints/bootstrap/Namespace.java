@@ -2,9 +2,11 @@ package io.streamledger.savepoints.bootstrap;
 
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.projection.PortfolioRows;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.model.table.Tables;
 import java.io.Serializable;
+import java.util.Objects;
 import org.apache.flink.configuration.Configuration;
 
 /**
@@ -18,14 +20,28 @@ import org.apache.flink.configuration.Configuration;
  * ShardMap.PROJECTION_CHECKPOINTS}. Bootstrap and catch-up must write the same keys, so both go
  * through the job's own {@link PortfolioRows} configured by {@link #applyTo}.
  *
+ * <p>The view's {@link ViewScope} is a property of the namespace: its bootstrap, catch-up job and
+ * proof all apply the same one, and the proof records it.
+ *
  * @param prefix table prefix (a String: {@link TableNaming} is not serializable)
  * @param base projection base name, e.g. {@code portfolio} (also the alias name)
  * @param version namespace version {@code n}
+ * @param scope which accounts the view holds
  */
-public record Namespace(String prefix, String base, int version) implements Serializable {
+public record Namespace(String prefix, String base, int version, ViewScope scope)
+        implements Serializable {
+
+    /** A namespace of every account ({@link ViewScope#DEFAULT}), as every one written before. */
+    public Namespace(String prefix, String base, int version) {
+        this(prefix, base, version, ViewScope.DEFAULT);
+    }
 
     public Namespace(TableNaming naming, String base, int version) {
         this(naming.prefix(), base, version);
+    }
+
+    public Namespace(TableNaming naming, String base, int version, ViewScope scope) {
+        this(naming.prefix(), base, version, scope);
     }
 
     public Namespace {
@@ -33,6 +49,7 @@ public record Namespace(String prefix, String base, int version) implements Seri
         if (version < 1) {
             throw new IllegalArgumentException("namespace version must be >= 1, got " + version);
         }
+        Objects.requireNonNull(scope, "scope");
     }
 
     public TableNaming naming() {
@@ -60,7 +77,7 @@ public record Namespace(String prefix, String base, int version) implements Seri
     }
 
     public Namespace next() {
-        return new Namespace(prefix, base, version + 1);
+        return new Namespace(prefix, base, version + 1, scope);
     }
 
     /** The job's row builder for this namespace (the same one the projection job uses). */
@@ -73,11 +90,15 @@ public record Namespace(String prefix, String base, int version) implements Seri
         conf.set(JobOptions.TABLE_PREFIX, prefix);
         conf.set(JobOptions.PORTFOLIO_NAMESPACE_VERSION, version);
         conf.set(JobOptions.PROJECTION_NAME, checkpointName());
+        conf.set(JobOptions.PROJECTION_SCOPE, scope);
         return conf;
     }
 
     @Override
     public String toString() {
-        return portfolioTable() + " + checkpoints of " + checkpointName();
+        return portfolioTable()
+                + " + checkpoints of "
+                + checkpointName()
+                + (scope == ViewScope.ALL ? "" : " (" + scope.label() + " only)");
     }
 }

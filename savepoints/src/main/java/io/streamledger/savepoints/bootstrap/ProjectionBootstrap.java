@@ -32,7 +32,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * Ledger table, and in one batch run writes (a) a savepoint for the projection job with the gate's
  * {@code gate-version} and the tracker's {@code projection-checkpoint} per source key at the
  * exported authority version, under the job's own uids and descriptors ({@link GateState}, {@link
- * ProjectionState}), and (b) the view and checkpoint rows of the NEW namespace.
+ * ProjectionState}), and (b) the view and checkpoint rows of the NEW namespace — both only for the
+ * authorities within the namespace's view scope, as the job it restores projects them.
  *
  * <p>The gate's parked/open-gap state and the inbox receipts stay empty: an export holds one
  * version per key and no parked events, and every stream record at or below the exported version is
@@ -94,7 +95,7 @@ public final class ProjectionBootstrap {
         DataStream<GateEvent> authorities =
                 env.fromData(fileIndexes, Types.INT)
                         .rebalance()
-                        .flatMap(new ReadExportFile(export), GateState.GATE_EVENT)
+                        .flatMap(new ReadExportFile(export, target.scope()), GateState.GATE_EVENT)
                         .name("bootstrap: read export files (CS09)");
 
         StateBootstrapTransformation<GateEvent> gate =

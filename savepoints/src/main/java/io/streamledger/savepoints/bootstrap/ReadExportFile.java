@@ -1,5 +1,6 @@
 package io.streamledger.savepoints.bootstrap;
 
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.operators.gate.GateEvent;
 import io.streamledger.savepoints.export.ExportDataFile;
 import io.streamledger.savepoints.export.ExportIntegrityException;
@@ -14,14 +15,16 @@ import org.apache.flink.util.Collector;
 
 /**
  * Reads one export data file (by its index in the manifest) inside the bootstrap job and emits the
- * authority items as gate events (CS09 step 4); the file's item count is checked against the
- * manifest, so a short or padded file fails the bootstrap instead of silently shrinking it.
+ * authority items within the namespace's view scope as gate events (CS09 step 4); the file's item
+ * count is checked against the manifest, so a short or padded file fails the bootstrap instead of
+ * silently shrinking it.
  */
 final class ReadExportFile extends RichFlatMapFunction<Integer, GateEvent> {
 
     private static final long serialVersionUID = 1L;
 
     private final ExportManifest manifest;
+    private final ViewScope scope;
 
     /** Accumulator names, read back from the JobExecutionResult. */
     static final String ITEMS = "items";
@@ -31,8 +34,9 @@ final class ReadExportFile extends RichFlatMapFunction<Integer, GateEvent> {
     private transient LongCounter itemsRead;
     private transient LongCounter authorities;
 
-    ReadExportFile(ExportManifest manifest) {
+    ReadExportFile(ExportManifest manifest, ViewScope scope) {
         this.manifest = manifest;
+        this.scope = scope;
     }
 
     @Override
@@ -54,7 +58,7 @@ final class ReadExportFile extends RichFlatMapFunction<Integer, GateEvent> {
                     itemsRead.add(1L);
                     Optional<GateEvent> e;
                     try {
-                        e = ExportedAuthorities.toGateEvent(item, table, at);
+                        e = ExportedAuthorities.toGateEvent(item, table, at, scope);
                     } catch (RuntimeException bad) {
                         throw new ExportIntegrityException(
                                 f.s3Key()

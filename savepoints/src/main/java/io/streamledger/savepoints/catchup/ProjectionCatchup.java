@@ -97,6 +97,12 @@ public final class ProjectionCatchup {
                         + JobOptions.PORTFOLIO_NAMESPACE_VERSION.key()
                         + " "
                         + conf.get(JobOptions.PORTFOLIO_NAMESPACE_VERSION));
+        // always named: a catch-up job of another scope than its bootstrap would break the proof
+        args.add(
+                "--"
+                        + JobOptions.PROJECTION_SCOPE.key()
+                        + " "
+                        + conf.get(JobOptions.PROJECTION_SCOPE).label());
         return String.join(" \\\n    ", args);
     }
 }

@@ -1,6 +1,8 @@
 package io.streamledger.savepoints.cli;
 
+import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.recon.ReconOptions;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.savepoints.recon.ExportReconciliation;
 import io.streamledger.savepoints.recon.ReconcileReport;
@@ -55,9 +57,19 @@ final class ReconcileCommand implements Callable<Integer> {
             description = "as the job's streamledger.recon.projection-sla")
     String projectionSla;
 
+    @Option(
+            names = "--view-scope",
+            defaultValue = "all",
+            description =
+                    "accounts the Portfolio namespace holds, as the projection's"
+                            + " streamledger.projection.scope: all or clients (default:"
+                            + " ${DEFAULT-VALUE})")
+    String viewScope;
+
     @Override
     public Integer call() throws Exception {
         Configuration conf = new Configuration();
+        conf.set(JobOptions.PROJECTION_SCOPE, ViewScope.parse(viewScope));
         if (windowSize != null) {
             conf.setString(ReconOptions.RECON_WINDOW.key(), windowSize);
         }

@@ -2,6 +2,7 @@ package io.streamledger.savepoints.cli;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.savepoints.bootstrap.Namespace;
 import java.io.PrintWriter;
@@ -42,6 +43,15 @@ public final class StreamledgerCli {
         @Option(names = "--projection", defaultValue = "portfolio", description = "alias name")
         String projection;
 
+        @Option(
+                names = "--view-scope",
+                defaultValue = "all",
+                description =
+                        "accounts the namespace's view holds: all, or clients (house sub-accounts"
+                                + " left out); bootstrap, catchup and verify of one namespace must"
+                                + " name the same (default: ${DEFAULT-VALUE})")
+        String viewScope;
+
         Configuration config() {
             Configuration c = new Configuration();
             c.set(JobOptions.REGION, region);
@@ -62,7 +72,8 @@ public final class StreamledgerCli {
         }
 
         Namespace namespace(int version) {
-            return new Namespace(new TableNaming(prefix), projection, version);
+            return new Namespace(
+                    new TableNaming(prefix), projection, version, ViewScope.parse(viewScope));
         }
     }
 

@@ -26,8 +26,9 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  *
  * <p>{@link #recordProof} stores the proof digest beside the alias; {@link #cutover} is one
  * TransactWriteItems: a ConditionCheck that the stored proof for the target version has exactly the
- * report's digest and passed, plus the alias update conditioned on the expected current version. A
- * failed proof, a different report, or a concurrent cutover all refuse, writing nothing.
+ * report's digest and passed, plus the alias update conditioned on the expected current version;
+ * the alias also takes the view scope the proof was made in ({@link Attr#VIEW_SCOPE}). A failed
+ * proof, a different report, or a concurrent cutover all refuse, writing nothing.
  */
 public final class AliasCutover {
 
@@ -59,6 +60,7 @@ public final class AliasCutover {
                 new HashMap<>(AliasItems.proofKey(report.projection(), report.namespaceVersion()));
         item.put(AliasItems.PROOF_DIGEST, AttributeValue.fromS(report.digest()));
         item.put(AliasItems.PROOF_PASSED, AttributeValue.fromBool(report.passed()));
+        item.put(Attr.VIEW_SCOPE, AttributeValue.fromS(report.viewScope().label()));
         item.put(AliasItems.RECORDED_AT, AttributeValue.fromS(Instant.now().toString()));
         ddb.putItem(b -> b.tableName(projectionTable).item(item));
     }
@@ -114,6 +116,8 @@ public final class AliasCutover {
         aliasValues.put(":d", AttributeValue.fromS(digest));
         aliasValues.put(":at", AttributeValue.fromS(Instant.now().toString()));
         aliasValues.put(":prev", AttributeValue.fromN(Integer.toString(expectedCurrent)));
+        // readers learn from the alias which accounts the active namespace holds
+        aliasValues.put(":sc", AttributeValue.fromS(report.viewScope().label()));
         String condition;
         if (expectedCurrent == 0) {
             condition = "attribute_not_exists(#v)";
@@ -124,14 +128,16 @@ public final class AliasCutover {
                 Update.builder()
                         .tableName(projectionTable)
                         .key(AliasItems.aliasKey(projection))
-                        .updateExpression("SET #v = :v, #pd = :d, #at = :at, #pv = :prev")
+                        .updateExpression(
+                                "SET #v = :v, #pd = :d, #at = :at, #pv = :prev, #sc = :sc")
                         .conditionExpression(condition)
                         .expressionAttributeNames(
                                 Map.of(
                                         "#v", Attr.ACTIVE_VERSION,
                                         "#pd", AliasItems.PROOF_DIGEST,
                                         "#at", AliasItems.CUTOVER_AT,
-                                        "#pv", AliasItems.PREVIOUS_VERSION))
+                                        "#pv", AliasItems.PREVIOUS_VERSION,
+                                        "#sc", Attr.VIEW_SCOPE))
                         .expressionAttributeValues(aliasValues)
                         .build();
         try {

@@ -23,11 +23,13 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Proves a rebuilt namespace against the AP12 ledger authority (CS09 step 6): every authority has
- * exactly one view row and one checkpoint row at its version with equal exact amounts; control
- * totals per currency and per symbol agree; no checkpoint has an open gap or parked events; no
- * source key appears twice; nothing extra. Run it after catch-up has drained (writes quiesced or
- * the stream lag at zero), since a moving ledger makes versions legitimately differ.
+ * Proves a rebuilt namespace against the AP12 ledger authority (CS09 step 6): every authority
+ * within the namespace's view scope has exactly one view row and one checkpoint row at its version
+ * with equal exact amounts; control totals per currency and per symbol agree over that scope; no
+ * checkpoint has an open gap or parked events; no source key appears twice; nothing extra (a row of
+ * an account outside the scope is extra). The report records the scope it proved. Run it after
+ * catch-up has drained (writes quiesced or the stream lag at zero), since a moving ledger makes
+ * versions legitimately differ.
  */
 public final class NamespaceProof {
 
@@ -51,6 +53,7 @@ public final class NamespaceProof {
     /** What the three scans returned: the ledger's authorities, the view rows, the checkpoints. */
     private record Observed(
             Map<String, Expected> ledger,
+            long ledgerOutOfScope,
             List<String> ledgerDuplicates,
             Map<String, Map<String, AttributeValue>> view,
             long viewRows,
@@ -88,15 +91,20 @@ public final class NamespaceProof {
     private Observed read() {
         Map<String, Expected> ledger = new TreeMap<>();
         List<String> ledgerDuplicates = new ArrayList<>();
+        long[] outOfScope = {0};
         String ledgerTable = ns.ledgerTable();
         NamespaceScans.scan(
                 ddb,
                 ledgerTable,
                 AUTHORITY_SK_PREFIX,
                 item -> {
+                    // the namespace's scope: an authority outside it has no rows to prove
                     Optional<GateEvent> e =
                             ExportedAuthorities.toGateEvent(
-                                    ModelAv.fromSdk(item), ledgerTable, Instant.EPOCH);
+                                    ModelAv.fromSdk(item), ledgerTable, Instant.EPOCH, ns.scope());
+                    if (e.isEmpty()) {
+                        outOfScope[0]++;
+                    }
                     e.ifPresent(
                             ev -> {
                                 Expected prev =
@@ -138,6 +146,7 @@ public final class NamespaceProof {
         }
         return new Observed(
                 ledger,
+                outOfScope[0],
                 ledgerDuplicates,
                 view,
                 viewRows[0],
@@ -296,9 +305,11 @@ public final class NamespaceProof {
         n.put("version", ns.version());
         n.put("portfolioTable", ns.portfolioTable());
         n.put("checkpointName", ns.checkpointName());
+        n.put("viewScope", ns.scope().label());
         r.put("ledgerTable", ns.ledgerTable());
         ObjectNode c = r.putObject("counts");
         c.put("authorities", seen.ledger().size());
+        c.put("authoritiesOutsideViewScope", seen.ledgerOutOfScope());
         c.put("viewRows", seen.viewRows());
         c.put("checkpointRows", seen.checkpointRows().size());
         ObjectNode totals = r.putObject("controlTotals");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.model.projection.ViewScope;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,6 +52,11 @@ public record ProofReport(ObjectNode json, byte[] bytes) {
         return json.path("namespace").path("projection").asText();
     }
 
+    /** The view scope the proof compared within; a report without one proved every account. */
+    public ViewScope viewScope() {
+        return ViewScope.parse(json.path("namespace").path("viewScope").asText(null));
+    }
+
     public List<String> failures() {
         List<String> out = new ArrayList<>();
         json.path("failures").forEach(f -> out.add(f.asText()));
@@ -71,10 +77,15 @@ public record ProofReport(ObjectNode json, byte[] bytes) {
                 .append(ns.path("checkpointName").asText())
                 .append(") against ")
                 .append(json.path("ledgerTable").asText())
+                .append(", view scope ")
+                .append(viewScope().label())
                 .append('\n');
         JsonNode c = json.path("counts");
         b.append("  authorities=")
                 .append(c.path("authorities").asLong())
+                .append(" (outside the view scope: ")
+                .append(c.path("authoritiesOutsideViewScope").asLong())
+                .append(')')
                 .append(" viewRows=")
                 .append(c.path("viewRows").asLong())
                 .append(" checkpointRows=")

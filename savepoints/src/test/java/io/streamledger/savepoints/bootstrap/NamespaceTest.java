@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,18 @@ class NamespaceTest {
         assertThat(c.get(JobOptions.TABLE_PREFIX)).isEqualTo("p-");
         assertThat(c.get(JobOptions.PORTFOLIO_NAMESPACE_VERSION)).isEqualTo(3);
         assertThat(c.get(JobOptions.PROJECTION_NAME)).isEqualTo("portfolio_v3");
+        assertThat(c.get(JobOptions.PROJECTION_SCOPE)).isEqualTo(ViewScope.ALL);
+    }
+
+    @Test
+    void theViewScopeBelongsToTheNamespaceAndReachesTheCatchUpJob() {
+        Namespace v2 = new Namespace(TableNaming.NONE, "portfolio", 2, ViewScope.CLIENTS);
+        assertThat(v2.applyTo(new Configuration()).get(JobOptions.PROJECTION_SCOPE))
+                .isEqualTo(ViewScope.CLIENTS);
+        assertThat(v2.next().scope()).isEqualTo(ViewScope.CLIENTS);
+        assertThat(v2.toString()).endsWith("(clients only)");
+        assertThat(new Namespace(TableNaming.NONE, "portfolio", 2).scope())
+                .isEqualTo(ViewScope.DEFAULT);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.jobs.config.JobOptions;
+import io.streamledger.model.projection.ViewScope;
 import io.streamledger.model.table.TableNaming;
 import io.streamledger.savepoints.bootstrap.Namespace;
 import java.time.Instant;
@@ -29,7 +30,18 @@ class ProjectionCatchupTest {
         assertThat(c.get(JobOptions.SOURCE_TABLE)).isEqualTo("Ledger");
         assertThat(ProjectionCatchup.flinkRunCommand(c, "jobs.jar"))
                 .startsWith("flink run -s file:/sp")
-                .contains("--streamledger.projection.namespace-version 2");
+                .contains("--streamledger.projection.namespace-version 2")
+                .contains("--streamledger.projection.scope all");
+    }
+
+    @Test
+    void theCatchUpJobProjectsTheNamespacesViewScope() {
+        Namespace clients = new Namespace(TableNaming.NONE, "portfolio", 2, ViewScope.CLIENTS);
+        Configuration c =
+                ProjectionCatchup.jobConfig(new Configuration(), clients, "file:/sp", null, EXPORT);
+        assertThat(c.get(JobOptions.PROJECTION_SCOPE)).isEqualTo(ViewScope.CLIENTS);
+        assertThat(ProjectionCatchup.flinkRunCommand(c, "jobs.jar"))
+                .contains("--streamledger.projection.scope clients");
     }
 
     @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.model.keys.AuthorityKey;
+import io.streamledger.model.keys.PositionKey;
+import io.streamledger.model.projection.ViewScope;
+import io.streamledger.model.table.Attr;
 import io.streamledger.model.table.Tables;
 import io.streamledger.savepoints.bootstrap.Namespace;
 import io.streamledger.savepoints.bootstrap.NamespaceTables;
@@ -96,6 +99,10 @@ class ProofAndCutoverITCase {
     }
 
     private ProofReport rebuild(Path exportDir) throws Exception {
+        return rebuild(exportDir, v2);
+    }
+
+    private ProofReport rebuild(Path exportDir, Namespace v2) throws Exception {
         ExportManifest m = ExportReader.open(exportDir);
         NamespaceTables.createPortfolioIfAbsent(local.ddb, v2);
         NamespaceTables.requireEmpty(local.ddb, v2);
@@ -150,6 +157,63 @@ class ProofAndCutoverITCase {
         alias.retire(v1);
         assertThat(NamespaceTables.exists(local.ddb, v1.portfolioTable())).isFalse();
         assertThat(NamespaceTables.exists(local.ddb, v2.portfolioTable())).isTrue();
+    }
+
+    @Test
+    void aClientsOnlyNamespaceIsProvenWithinItsScopeAndTheAliasSaysSo() throws Exception {
+        Ledger.put(
+                local.ddb,
+                ledger,
+                AuthorityKey.cash("t1", "HOUSE-CLEARING-3", "USD"),
+                9,
+                "-1900.10",
+                "0");
+        Ledger.put(
+                local.ddb,
+                ledger,
+                AuthorityKey.security("t1", "HOUSE-CLEARING-3", "AAPL"),
+                4,
+                "-140",
+                "0");
+        Namespace clients = new Namespace(local.naming, "portfolio", 2, ViewScope.CLIENTS);
+        ProofReport report =
+                rebuild(Ledger.export(local.ddb, ledger, tmp.resolve("exports")), clients);
+
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.viewScope()).isEqualTo(ViewScope.CLIENTS);
+        assertThat(report.json().path("namespace").path("viewScope").asText()).isEqualTo("clients");
+        assertThat(report.json().path("counts").path("authorities").asLong()).isEqualTo(60);
+        assertThat(report.json().path("counts").path("authoritiesOutsideViewScope").asLong())
+                .isEqualTo(2);
+        assertThat(local.scan(clients.portfolioTable()))
+                .hasSize(60)
+                .noneSatisfy(r -> assertThat(r.get("accountId").s()).startsWith("HOUSE-"));
+        alias.cutover(report, 1, report.digest());
+        var aliasItem =
+                local.ddb
+                        .getItem(
+                                b ->
+                                        b.tableName(v1.projectionTable())
+                                                .key(AliasItems.aliasKey("portfolio")))
+                        .item();
+        assertThat(aliasItem.get(Attr.VIEW_SCOPE).s()).isEqualTo("clients");
+
+        // a house row in a clients-only namespace is a row without an authority in its scope
+        PositionKey house = new PositionKey("t1", "HOUSE-CLEARING-3", "AAPL");
+        local.ddb.putItem(
+                b ->
+                        b.tableName(clients.portfolioTable())
+                                .item(
+                                        Map.of(
+                                                "PK", AttributeValue.fromS(house.pk()),
+                                                "SK", AttributeValue.fromS(house.sk()),
+                                                "sourceKey",
+                                                        AttributeValue.fromS(
+                                                                "t1/HOUSE-CLEARING-3/SEC/AAPL"))));
+        ProofReport again = new NamespaceProof(local.ddb, clients).run();
+        assertThat(again.passed()).isFalse();
+        assertThat(again.failures())
+                .anySatisfy(f -> assertThat(f).startsWith("1 rows without an authority"));
     }
 
     @Test

@@ -10,6 +10,8 @@ import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 import org.apache.flink.connector.base.sink.writer.ResultHandler;
 import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The versioned sink's writer (seed CS06/AP13): AsyncSinkWriter buffering, batching, in-flight
@@ -22,7 +24,14 @@ import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfigu
  * the guard makes harmless.
  */
 final class VersionedDynamoDbSinkWriter<InputT> extends AsyncSinkWriter<InputT, VersionedWrite> {
+    private static final Logger LOG = LoggerFactory.getLogger(VersionedDynamoDbSinkWriter.class);
+
     private final VersionedBatchSubmitter submitter;
+    private final VersionedSinkMetrics metrics;
+
+    /** Table of the last batch, to name this writer in its closing line. */
+    private volatile String table = "?";
+
     private final WriteGuard guard;
     private final boolean flushOnCheckpoint;
 
@@ -36,9 +45,8 @@ final class VersionedDynamoDbSinkWriter<InputT> extends AsyncSinkWriter<InputT, 
         super(converter, context, configuration, states);
         this.guard = settings.guard();
         this.flushOnCheckpoint = settings.flushOnCheckpoint();
-        this.submitter =
-                new VersionedBatchSubmitter(
-                        client, settings, new VersionedSinkMetrics(context.metricGroup()));
+        this.metrics = new VersionedSinkMetrics(context.metricGroup());
+        this.submitter = new VersionedBatchSubmitter(client, settings, metrics);
     }
 
     VersionedDynamoDbSinkWriter(
@@ -51,14 +59,14 @@ final class VersionedDynamoDbSinkWriter<InputT> extends AsyncSinkWriter<InputT, 
         super(converter, context, configuration, states);
         this.guard = settings.guard();
         this.flushOnCheckpoint = settings.flushOnCheckpoint();
-        this.submitter =
-                new VersionedBatchSubmitter(
-                        client, settings, new VersionedSinkMetrics(context.metricGroup()));
+        this.metrics = new VersionedSinkMetrics(context.metricGroup());
+        this.submitter = new VersionedBatchSubmitter(client, settings, metrics);
     }
 
     @Override
     protected void submitRequestEntries(
             List<VersionedWrite> requestEntries, ResultHandler<VersionedWrite> resultHandler) {
+        table = requestEntries.get(0).tableName();
         submitter.submit(requestEntries, resultHandler);
     }
 
@@ -74,6 +82,16 @@ final class VersionedDynamoDbSinkWriter<InputT> extends AsyncSinkWriter<InputT, 
 
     @Override
     public void close() {
+        // the writer's totals once, so a run's write units per event can be read from its log
+        LOG.info(
+                "versioned sink writer for {} closing: {} applied writes, {} write units, {} stale,"
+                        + " {} coalesced, {} retries",
+                table,
+                metrics.appliedWrites(),
+                metrics.consumedWriteUnits(),
+                metrics.staleWrites(),
+                metrics.coalescedWrites(),
+                metrics.retries());
         submitter.close();
     }
 }
