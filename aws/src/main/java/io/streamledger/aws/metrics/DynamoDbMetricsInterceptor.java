@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.annotation.Nullable;
@@ -60,6 +63,19 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
     private static final Pattern AND = Pattern.compile("\\s+(?i:and)\\s+");
     private static final String RETURN_CONSUMED_CAPACITY = "ReturnConsumedCapacity";
 
+    /** A request class's ReturnConsumedCapacity member (empty: none), found once per class. */
+    private static final ConcurrentMap<Class<?>, Optional<SdkField<?>>> CONSUMED_CAPACITY_FIELD =
+            new ConcurrentHashMap<>();
+
+    /** The operation label of a request class ("PutItem" for PutItemRequest). */
+    private static final ClassValue<String> OPERATION =
+            new ClassValue<>() {
+                @Override
+                protected String computeValue(Class<?> type) {
+                    return type.getSimpleName().replace("Request", "");
+                }
+            };
+
     private final DynamoDbMetricsRecorder recorder;
 
     public DynamoDbMetricsInterceptor(DynamoDbMetricsRecorder recorder) {
@@ -74,18 +90,29 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
     @Override
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
         SdkRequest r = context.request();
+        SdkField<?> f = consumedCapacityField(r);
         // every data-plane request has this member; the SDK's own field accessors set it
-        for (SdkField<?> f : r.sdkFields()) {
-            if (RETURN_CONSUMED_CAPACITY.equals(f.memberName())) {
-                if (f.getValueOrDefault(r) != null) {
-                    return r; // the caller decided, NONE included
-                }
-                SdkRequest.Builder b = r.toBuilder();
-                f.set(b, ReturnConsumedCapacity.INDEXES.toString());
-                return b.build();
-            }
+        if (f == null || f.getValueOrDefault(r) != null) {
+            return r; // the caller decided, NONE included
         }
-        return r;
+        SdkRequest.Builder b = r.toBuilder();
+        f.set(b, ReturnConsumedCapacity.INDEXES.toString());
+        return b.build();
+    }
+
+    private static @Nullable SdkField<?> consumedCapacityField(SdkRequest r) {
+        Optional<SdkField<?>> known = CONSUMED_CAPACITY_FIELD.get(r.getClass());
+        if (known == null) {
+            known = Optional.empty();
+            for (SdkField<?> f : r.sdkFields()) {
+                if (RETURN_CONSUMED_CAPACITY.equals(f.memberName())) {
+                    known = Optional.of(f);
+                    break;
+                }
+            }
+            CONSUMED_CAPACITY_FIELD.putIfAbsent(r.getClass(), known);
+        }
+        return known.orElse(null);
     }
 
     @Override
@@ -380,7 +407,7 @@ public final class DynamoDbMetricsInterceptor implements ExecutionInterceptor {
         }
 
         static @Nullable Call of(SdkRequest r, String ap) {
-            String op = r.getClass().getSimpleName().replace("Request", "");
+            String op = OPERATION.get(r.getClass());
             if (r instanceof GetItemRequest g) {
                 return new Call(ap, op, g.tableName(), null, true, g.key(), List.of());
             }

@@ -25,10 +25,13 @@ public final class DynamoDbMetricsRecorder {
     private final int topN;
     private final Set<String> hotKeyAps;
     private final RouteResolver routes;
-    private final Map<DynamoDbMetric, ConcurrentMap<List<String>, MetricsBackend.Count>> counts =
+    // series by label values: a Route, a Series (route + one more label) or a List of labels
+    private final Map<DynamoDbMetric, ConcurrentMap<Object, MetricsBackend.Count>> counts =
             new EnumMap<>(DynamoDbMetric.class);
-    private final Map<DynamoDbMetric, ConcurrentMap<List<String>, MetricsBackend.Distribution>>
+    private final Map<DynamoDbMetric, ConcurrentMap<Object, MetricsBackend.Distribution>>
             distributions = new EnumMap<>(DynamoDbMetric.class);
+    // resolved once per (ap, table, index): every call of a client looks its route up
+    private final ConcurrentMap<RouteKey, Route> resolved = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, SpaceSaving> sketches = new ConcurrentHashMap<>();
 
     /** {@code topN} keys per sketch; sketches for {@code hotKeyAps}. */
@@ -60,7 +63,20 @@ public final class DynamoDbMetricsRecorder {
 
     /** The route labels of a call of {@code ap} on {@code table} ({@code index} null = base). */
     public Route route(String ap, String table, @Nullable String index) {
-        return routes.route(ap, table, index);
+        RouteKey k = new RouteKey(ap, table, index);
+        Route r = resolved.get(k);
+        return r != null ? r : resolved.computeIfAbsent(k, x -> routes.route(ap, table, index));
+    }
+
+    private record RouteKey(String ap, String table, @Nullable String index) {}
+
+    /** A route's series with one label more (operation, reason). */
+    private record Series(Route route, String extra) {
+        List<String> labels() {
+            List<String> l = new ArrayList<>(route.labels());
+            l.add(extra);
+            return List.copyOf(l);
+        }
     }
 
     /** True when {@code r} is a route the contract maps to its AP. */
@@ -73,34 +89,34 @@ public final class DynamoDbMetricsRecorder {
     }
 
     public void request(Route r, String operation, double latencySeconds) {
-        List<String> labels = with(r, operation);
+        Series labels = new Series(r, operation);
         count(DynamoDbMetric.REQUESTS, labels).add(1);
         distribution(DynamoDbMetric.LATENCY, labels).record(latencySeconds);
     }
 
     public void consumed(Route r, double readUnits, double writeUnits) {
         if (readUnits > 0) {
-            count(DynamoDbMetric.CONSUMED_READ_UNITS, r.labels()).add(readUnits);
+            count(DynamoDbMetric.CONSUMED_READ_UNITS, r).add(readUnits);
         }
         if (writeUnits > 0) {
-            count(DynamoDbMetric.CONSUMED_WRITE_UNITS, r.labels()).add(writeUnits);
+            count(DynamoDbMetric.CONSUMED_WRITE_UNITS, r).add(writeUnits);
         }
     }
 
     public void throttle(Route r, String reason) {
-        count(DynamoDbMetric.THROTTLES, with(r, reason)).add(1);
+        count(DynamoDbMetric.THROTTLES, new Series(r, reason)).add(1);
     }
 
     public void conditionalCheckFailed(Route r) {
-        count(DynamoDbMetric.CONDITIONAL_CHECK_FAILURES, r.labels()).add(1);
+        count(DynamoDbMetric.CONDITIONAL_CHECK_FAILURES, r).add(1);
     }
 
     public void cancellation(Route r, String reason) {
-        count(DynamoDbMetric.TRANSACTION_CANCELLATIONS, with(r, reason)).add(1);
+        count(DynamoDbMetric.TRANSACTION_CANCELLATIONS, new Series(r, reason)).add(1);
     }
 
     public void error(Route r, String reason) {
-        count(DynamoDbMetric.ERRORS, with(r, reason)).add(1);
+        count(DynamoDbMetric.ERRORS, new Series(r, reason)).add(1);
     }
 
     /** One retry of an operation of {@code ap} by its caller, for {@code cause}. */
@@ -109,7 +125,7 @@ public final class DynamoDbMetricsRecorder {
     }
 
     public void itemSize(Route r, long bytes) {
-        distribution(DynamoDbMetric.ITEM_SIZE, r.labels()).record(bytes);
+        distribution(DynamoDbMetric.ITEM_SIZE, r).record(bytes);
     }
 
     /** Offers a partition key of {@code ap}'s call to its sketch, if {@code ap} has one. */
@@ -153,17 +169,28 @@ public final class DynamoDbMetricsRecorder {
         return topN;
     }
 
-    private MetricsBackend.Count count(DynamoDbMetric m, List<String> labels) {
-        return counts.get(m).computeIfAbsent(labels, l -> backend.counter(m, l));
+    private MetricsBackend.Count count(DynamoDbMetric m, Object series) {
+        ConcurrentMap<Object, MetricsBackend.Count> byLabels = counts.get(m);
+        MetricsBackend.Count c = byLabels.get(series);
+        return c != null ? c : byLabels.computeIfAbsent(series, l -> backend.counter(m, labels(l)));
     }
 
-    private MetricsBackend.Distribution distribution(DynamoDbMetric m, List<String> labels) {
-        return distributions.get(m).computeIfAbsent(labels, l -> backend.distribution(m, l));
+    private MetricsBackend.Distribution distribution(DynamoDbMetric m, Object series) {
+        ConcurrentMap<Object, MetricsBackend.Distribution> byLabels = distributions.get(m);
+        MetricsBackend.Distribution d = byLabels.get(series);
+        return d != null
+                ? d
+                : byLabels.computeIfAbsent(series, l -> backend.distribution(m, labels(l)));
     }
 
-    private static List<String> with(Route r, String extra) {
-        List<String> l = new ArrayList<>(r.labels());
-        l.add(extra);
-        return List.copyOf(l);
+    @SuppressWarnings("unchecked")
+    private static List<String> labels(Object series) {
+        if (series instanceof Route r) {
+            return r.labels();
+        }
+        if (series instanceof Series s) {
+            return s.labels();
+        }
+        return (List<String>) series;
     }
 }

@@ -35,9 +35,35 @@ public final class Retrying {
     }
 
     public <T> T call(Supplier<T> call) {
+        RuntimeException failure;
+        try {
+            // the first attempt takes no token: with the breaker off (RetryPolicy) acquiring one
+            // decides nothing, and the token store's LRU lock is shared by every calling thread
+            return call.get();
+        } catch (RuntimeException e) {
+            if (!DynamoDbErrorClassifier.isRetryable(e)) {
+                throw e;
+            }
+            failure = e;
+        }
         RetryToken token =
                 strategy.acquireInitialToken(AcquireInitialTokenRequest.create(SCOPE)).token();
         for (int attempt = 1; ; attempt++) {
+            RefreshRetryTokenResponse next;
+            try {
+                next =
+                        strategy.refreshRetryToken(
+                                RefreshRetryTokenRequest.builder()
+                                        .token(token)
+                                        .failure(failure)
+                                        .build());
+            } catch (TokenAcquisitionFailedException noMore) {
+                exhausted.increment();
+                throw new RetriesExhaustedException(attempt, failure);
+            }
+            retries.increment();
+            policy.sleep(next.delay().toMillis());
+            token = next.token();
             try {
                 T result = call.get();
                 strategy.recordSuccess(RecordSuccessRequest.create(token));
@@ -46,21 +72,7 @@ public final class Retrying {
                 if (!DynamoDbErrorClassifier.isRetryable(e)) {
                     throw e;
                 }
-                RefreshRetryTokenResponse next;
-                try {
-                    next =
-                            strategy.refreshRetryToken(
-                                    RefreshRetryTokenRequest.builder()
-                                            .token(token)
-                                            .failure(e)
-                                            .build());
-                } catch (TokenAcquisitionFailedException noMore) {
-                    exhausted.increment();
-                    throw new RetriesExhaustedException(attempt, e);
-                }
-                retries.increment();
-                policy.sleep(next.delay().toMillis());
-                token = next.token();
+                failure = e;
             }
         }
     }

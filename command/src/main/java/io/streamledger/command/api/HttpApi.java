@@ -1,7 +1,6 @@
 package io.streamledger.command.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -758,8 +757,8 @@ public final class HttpApi implements AutoCloseable {
     private static void writeOutcome(Context ctx, IdempotentExecutor.Outcome outcome)
             throws JsonProcessingException {
         CapacityMeter m = meter(ctx);
-        JsonNode stored = StrictJson.MAPPER.readTree(outcome.response().body());
-        ObjectNode doc = ((ObjectNode) stored).deepCopy();
+        // a fresh tree of the stored body (never shared), so no copy before adding meta
+        ObjectNode doc = (ObjectNode) StrictJson.MAPPER.readTree(outcome.response().body());
         doc.set("meta", meta(m, outcome.replayed()));
         capacityHeader(ctx);
         ctx.header(HEADER_REPLAYED, Boolean.toString(outcome.replayed()));

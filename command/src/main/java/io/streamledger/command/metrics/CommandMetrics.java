@@ -6,6 +6,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.streamledger.aws.metrics.DynamoDbMetric;
 import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * The command service's metrics: one Prometheus registry holding the per-AP DynamoDB metrics of its
@@ -25,6 +27,10 @@ public final class CommandMetrics {
     private final PrometheusMeterRegistry registry =
             new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final DynamoDbMetricsRecorder dynamo;
+    // registered once per series: a registry lookup per request costs more than the count
+    private final ConcurrentMap<HttpSeries, Counter> requests = new ConcurrentHashMap<>();
+    private final ConcurrentMap<HttpSeries, DistributionSummary> durations =
+            new ConcurrentHashMap<>();
 
     /** Hot-key sketches keep {@code topN} keys per AP. */
     public CommandMetrics(int topN) {
@@ -42,17 +48,43 @@ public final class CommandMetrics {
 
     /** One HTTP request: {@code route} is the matched template, never the raw path. */
     public void httpRequest(String method, String route, int status, double seconds) {
-        Counter.builder("streamledger_http_requests")
-                .tags("method", method, "route", route, "status", Integer.toString(status))
-                .register(registry)
-                .increment();
-        DistributionSummary.builder("streamledger_http_request_duration")
-                .baseUnit("seconds")
-                .serviceLevelObjectives(HTTP_BUCKETS)
-                .tags("method", method, "route", route)
-                .register(registry)
-                .record(seconds);
+        HttpSeries k = new HttpSeries(method, route, status);
+        Counter c = requests.get(k);
+        if (c == null) {
+            c =
+                    requests.computeIfAbsent(
+                            k,
+                            x ->
+                                    Counter.builder("streamledger_http_requests")
+                                            .tags(
+                                                    "method",
+                                                    method,
+                                                    "route",
+                                                    route,
+                                                    "status",
+                                                    Integer.toString(status))
+                                            .register(registry));
+        }
+        c.increment();
+        HttpSeries d = new HttpSeries(method, route, 0);
+        DistributionSummary s = durations.get(d);
+        if (s == null) {
+            s =
+                    durations.computeIfAbsent(
+                            d,
+                            x ->
+                                    DistributionSummary.builder(
+                                                    "streamledger_http_request_duration")
+                                            .baseUnit("seconds")
+                                            .serviceLevelObjectives(HTTP_BUCKETS)
+                                            .tags("method", method, "route", route)
+                                            .register(registry));
+        }
+        s.record(seconds);
     }
+
+    /** One HTTP series' labels (status 0 for the duration, which has none). */
+    private record HttpSeries(String method, String route, int status) {}
 
     /** Sum of a DynamoDB counter over the series of {@code ap} on {@code route}. */
     public double sum(DynamoDbMetric metric, String ap, String route) {

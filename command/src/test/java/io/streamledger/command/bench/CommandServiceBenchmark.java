@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -153,6 +155,7 @@ public final class CommandServiceBenchmark {
         started.add(gen);
         long[] service0 = {0};
         long[] endpoint0 = {0};
+        Map<String, Long> serviceThreads0 = new HashMap<>();
         String load0 = "";
         try (BufferedReader r =
                 new BufferedReader(
@@ -161,6 +164,8 @@ public final class CommandServiceBenchmark {
                 if (line.startsWith("PHASE_START")) {
                     service0[0] = cpuTicks(service.pid());
                     endpoint0[0] = cpuTicks(endpoint.pid());
+                    serviceThreads0.clear();
+                    serviceThreads0.putAll(threadTicks(service.pid()));
                     load0 = loadAverage();
                     System.out.println(line + " (load average " + load0 + ")");
                 } else if (line.startsWith("RESULT")) {
@@ -183,6 +188,9 @@ public final class CommandServiceBenchmark {
                             endpointMs,
                             load0,
                             loadAverage());
+                    System.out.println(
+                            "  service CPU ms/req by thread: "
+                                    + byThread(serviceThreads0, threadTicks(service.pid()), sent));
                 } else {
                     System.out.println(line);
                 }
@@ -195,7 +203,7 @@ public final class CommandServiceBenchmark {
         endpoint.waitFor();
     }
 
-    private static List<String> java(String cp, String jvmOpts, String main, String... args) {
+    static List<String> java(String cp, String jvmOpts, String main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String o : jvmOpts.trim().split("\\s+")) {
@@ -210,8 +218,7 @@ public final class CommandServiceBenchmark {
         return cmd;
     }
 
-    private static Process start(List<Process> started, Path log, List<String> cmd)
-            throws IOException {
+    static Process start(List<Process> started, Path log, List<String> cmd) throws IOException {
         Process p =
                 new ProcessBuilder(cmd)
                         .redirectErrorStream(true)
@@ -221,13 +228,13 @@ public final class CommandServiceBenchmark {
         return p;
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
 
-    private static void awaitPort(int port, Process p) throws Exception {
+    static void awaitPort(int port, Process p) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
@@ -328,6 +335,55 @@ public final class CommandServiceBenchmark {
         } catch (IOException | RuntimeException e) {
             return 0;
         }
+    }
+
+    /**
+     * CPU ticks per thread group of a process: {@code /proc/<pid>/task/<tid>/stat}, grouped by the
+     * thread's (15-character) name with its trailing number dropped, so GC and JIT threads show
+     * beside the request threads.
+     */
+    static Map<String, Long> threadTicks(long pid) {
+        Map<String, Long> out = new HashMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    out.merge(name.replaceAll("[-#_ ]?\\d+$", ""), ticks, Long::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return out;
+        }
+        return out;
+    }
+
+    /** The groups that used CPU between two {@link #threadTicks} snapshots, in ms per request. */
+    static String byThread(Map<String, Long> before, Map<String, Long> after, long requests) {
+        List<Map.Entry<String, Long>> d = new ArrayList<>();
+        after.forEach(
+                (k, v) -> {
+                    long delta = v - before.getOrDefault(k, 0L);
+                    if (delta > 0) {
+                        d.add(Map.entry(k, delta));
+                    }
+                });
+        d.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, Long> e : d) {
+            b.append(
+                    String.format(
+                            Locale.ROOT,
+                            "%s%s=%.2f",
+                            b.length() == 0 ? "" : ", ",
+                            e.getKey(),
+                            e.getValue() * 1000.0 / CLOCK_TICKS / Math.max(1, requests)));
+        }
+        return b.toString();
     }
 
     static String loadAverage() {
