@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Recording;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -53,6 +54,10 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * exists with {@code sourceVersion ≥ 1}. A poller reads pending probes with BatchGetItem every
  * {@code pollMs} (the figures include up to that much detection delay). The other fills go to a
  * pool of load accounts; every fill hits the tenant's house accounts, as in production.
+ *
+ * <p>{@code rates=100,200,…} sweeps: each rate runs on its own fresh stack in this JVM (warm-up +
+ * window each) and the closing table has one row per rate. {@code jfr=file} records a JFR
+ * profile of each measured window.
  */
 public final class FreshnessBenchmark {
 
@@ -60,32 +65,46 @@ public final class FreshnessBenchmark {
     private static final String PROBE = "probe-";
     private static final String WRITER_THREAD = "freshness-writer-";
     private static final String DRIVERS = "benchmark writers + poller";
+    private static final String ENDPOINT = "local endpoint";
+    private static final String JOBS = "jobs (Flink tasks, their SDK clients, runtime)";
 
     private final Map<String, String> opts;
-    private final int rate;
+    private final List<Integer> rates;
     private final int seconds;
     private final int warmup;
     private final int sampleEvery;
     private final long timeoutMs;
     private final long pollMs;
 
-    /** probe account → its probe, until visible or timed out. */
-    private final Map<String, Probe> pending = new ConcurrentHashMap<>();
+    // per phase (one rate): reset by newPhase before any of the phase's threads start
+    private int rate;
 
-    private final List<Long> freshnessMs = Collections.synchronizedList(new ArrayList<>());
-    private final List<Long> postedMs = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicLong neverVisible = new AtomicLong();
-    private final AtomicLong writeErrors = new AtomicLong();
-    private volatile boolean driving = true;
+    /** probe account → its probe, until visible or timed out. */
+    private Map<String, Probe> pending;
+
+    private List<Long> freshnessMs;
+    private List<Long> postedMs;
+    private AtomicLong neverVisible;
+    private AtomicLong writeErrors;
+    private volatile boolean driving;
 
     private FreshnessBenchmark(Map<String, String> opts) {
         this.opts = opts;
-        this.rate = num("rate", 1000);
+        this.rates = rates(opts);
         this.seconds = num("seconds", 30);
         this.warmup = num("warmup", 5);
         this.sampleEvery = num("sampleEvery", 10);
         this.timeoutMs = num("timeoutSeconds", 30) * 1000L;
         this.pollMs = num("pollMs", 50);
+    }
+
+    /** {@code rates=100,200} (a sweep, one phase per rate) or the single {@code rate}. */
+    private static List<Integer> rates(Map<String, String> opts) {
+        List<Integer> out = new ArrayList<>();
+        for (String r : opts.getOrDefault("rates", opts.getOrDefault("rate", "1000")).split(",")) {
+            out.add(Integer.parseInt(r.trim()));
+        }
+        return out;
     }
 
     /** Options as {@code key=value}: rate, seconds, warmup, sampleEvery, timeoutSeconds, … */
@@ -107,11 +126,26 @@ public final class FreshnessBenchmark {
     }
 
     private void run() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int r : rates) {
+            rows.add(phase(r));
+        }
+        sweep(rows);
+    }
+
+    /**
+     * One rate on a fresh stack (endpoint, tables, MiniCluster) in this JVM: no backlog, table
+     * growth or probe account of an earlier rate reaches it; only the JIT stays warm.
+     */
+    private Row phase(int phaseRate) throws Exception {
+        newPhase(phaseRate);
         String prefix = "fb" + UUID.randomUUID().toString().substring(0, 6) + "-";
         try (LocalStack stack = new LocalStack(prefix, false, null, true)) {
             JobClient job = startJobs(stack);
             try {
                 prime(stack);
+                System.gc(); // an earlier phase's garbage is not this phase's cost
+                String loadBefore = loadAverage();
                 Thread poller = new Thread(countedCpu(() -> poll(stack)), "freshness-poller");
                 poller.start();
                 long receiptsBefore = stack.scan(stack.table(Tables.INBOX)).size();
@@ -128,27 +162,54 @@ public final class FreshnessBenchmark {
                 driving = false;
                 poller.join();
                 neverVisible.addAndGet(pending.size());
-                report(window);
-                long posted = progress(stack) - receiptsBefore;
+                // CPU before the closing scans: they are the benchmark's, not the pipeline's
                 long cpuTotal = processCpuNanos() - cpu0;
-                cpu(cpuDrive, wallDrive, cpuTotal, posted);
                 Map<String, Long> parts = threads.sinceStart();
                 // writers and poller have ended: their own count replaces the live-thread view
                 parts.put(DRIVERS, driverCpuNanos.get());
-                cpuByPart(parts, cpuTotal, posted);
+                String loadAfter = loadAverage();
+                Row row = report(window);
+                long posted = progress(stack) - receiptsBefore;
+                cpu(cpuDrive, wallDrive, cpuTotal, posted);
+                return row.withCpu(cpuByPart(parts, cpuTotal, posted), loadBefore, loadAfter);
             } finally {
                 job.cancel().get();
             }
         }
     }
 
+    private void newPhase(int phaseRate) {
+        rate = phaseRate;
+        pending = new ConcurrentHashMap<>();
+        freshnessMs = Collections.synchronizedList(new ArrayList<>());
+        postedMs = Collections.synchronizedList(new ArrayList<>());
+        neverVisible = new AtomicLong();
+        writeErrors = new AtomicLong();
+        driverCpuNanos.set(0);
+        driving = true;
+    }
+
+    /** {@code /proc/loadavg}'s 1/5/15-minute figures ("?" where there is none). */
+    private static String loadAverage() {
+        try {
+            String[] f =
+                    java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                            .split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
     private JobClient startJobs(LocalStack stack) throws Exception {
         int parallelism = num("parallelism", 2);
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
+                StreamExecutionEnvironment.createLocalEnvironment(
+                        parallelism, new Configuration());
         env.enableCheckpointing(num("checkpointMs", 1000));
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
-        Configuration postingConf = jobOptions(stack.configReading(Tables.CONTEXT));
+        Configuration postingConf =
+                jobOptions(stack.configReading(Tables.CONTEXT));
         new PostingJob(
                         ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
                         new PostingJob.Sinks(
@@ -159,7 +220,8 @@ public final class FreshnessBenchmark {
                                 new DiscardingSink<>()),
                         postingConf)
                 .build(env);
-        Configuration projConf = jobOptions(stack.configReading(Tables.LEDGER));
+        Configuration projConf =
+                jobOptions(stack.configReading(Tables.LEDGER));
         new ProjectionJob(
                         ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),
                         new DynamoDbProjectionSinks(projConf),
@@ -169,7 +231,8 @@ public final class FreshnessBenchmark {
     }
 
     /** Benchmark options named {@code streamledger.*} are job options (README table). */
-    private Configuration jobOptions(Configuration conf) {
+    private Configuration jobOptions(
+            Configuration conf) {
         opts.forEach(
                 (k, v) -> {
                     if (k.startsWith("streamledger.")) {
@@ -214,7 +277,7 @@ public final class FreshnessBenchmark {
                                     boolean probe = i % sampleEvery == 0;
                                     String account =
                                             probe
-                                                    ? PROBE + i
+                                                    ? PROBE + rate + "-" + i
                                                     : "acct-"
                                                             + ThreadLocalRandom.current()
                                                                     .nextInt(
@@ -246,7 +309,27 @@ public final class FreshnessBenchmark {
                             }));
         }
         pool.shutdown();
+        Recording jfr = null;
+        String jfrFile = opts.get("jfr");
+        if (jfrFile != null) {
+            // the measured window only: warm-up (JIT, first shards) is not the steady state
+            long toWindow = measureFrom - System.nanoTime();
+            if (toWindow > 0) {
+                pool.awaitTermination(toWindow, TimeUnit.NANOSECONDS);
+            }
+            jfr = new Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            jfr.setDestination(
+                    java.nio.file.Path.of(
+                            rates.size() == 1
+                                    ? jfrFile
+                                    : jfrFile.replaceFirst("(\\.jfr)?$", "-" + rate + ".jfr")));
+            jfr.start();
+        }
         pool.awaitTermination(1, TimeUnit.DAYS);
+        if (jfr != null) {
+            jfr.stop(); // writes the destination
+            jfr.close();
+        }
         return new long[] {window[0], window[1], measured.get()};
     }
 
@@ -382,7 +465,7 @@ public final class FreshnessBenchmark {
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 
-    private void report(long[] window) {
+    private Row report(long[] window) {
         List<Long> ms = sorted(freshnessMs);
         List<Long> posted = sorted(postedMs);
         double secs = window[2] > 1 ? (window[1] - window[0]) / 1e9 : 0;
@@ -414,6 +497,62 @@ public final class FreshnessBenchmark {
                     pct(posted, 95),
                     pct(posted, 99),
                     posted.get(posted.size() - 1));
+        }
+        return new Row(
+                rate,
+                secs > 0 ? window[2] / secs : 0.0,
+                ms.isEmpty() ? -1 : pct(ms, 50),
+                ms.isEmpty() ? -1 : pct(ms, 99),
+                neverVisible.get(),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * One rate's figures: ms CPU per fill by part = jobs, local endpoint, writers + poller, GC /
+     * JIT / other (null before the CPU is known).
+     */
+    private record Row(
+            int offered,
+            double achieved,
+            long p50,
+            long p99,
+            long never,
+            double[] cpu,
+            String loadBefore,
+            String loadAfter) {
+
+        Row withCpu(double[] parts, String before, String after) {
+            return new Row(offered, achieved, p50, p99, never, parts, before, after);
+        }
+    }
+
+    /** The table of every phase, one row per rate (also for a single rate). */
+    private static void sweep(List<Row> rows) {
+        System.out.println();
+        System.out.println(
+                "| offered | achieved | p50 ms | p99 ms | never visible | ms CPU per fill: jobs"
+                        + " / endpoint / writers+poller / GC+JIT+other (total) | load before →"
+                        + " after |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (Row r : rows) {
+            double[] c = r.cpu() == null ? new double[4] : r.cpu();
+            System.out.printf(
+                    "| %,d/s | %,.0f/s | %,d | %,d | %,d | %.2f / %.2f / %.2f / %.2f (%.2f) | %s"
+                            + " → %s |%n",
+                    r.offered(),
+                    r.achieved(),
+                    r.p50(),
+                    r.p99(),
+                    r.never(),
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    c[0] + c[1] + c[2] + c[3],
+                    r.loadBefore(),
+                    r.loadAfter());
         }
     }
 
@@ -448,23 +587,23 @@ public final class FreshnessBenchmark {
     }
 
     /** Which part of the one-JVM stack a thread belongs to (names set by each part). */
-    private static String cpuGroup(String thread) {
+    static String cpuGroup(String thread) {
         if (thread.startsWith("local-dynamodb-http")) {
-            return "local endpoint";
+            return ENDPOINT;
         }
         if (thread.startsWith(WRITER_THREAD) || thread.equals("freshness-poller")) {
             return DRIVERS;
         }
-        return "jobs (Flink tasks, their SDK clients, runtime)";
+        return JOBS;
     }
 
     /**
      * CPU per fill by part: what the product's jobs cost, apart from the local endpoint (on AWS,
      * DynamoDB's CPU is not ours) and the benchmark's own writers and poller.
      */
-    private static void cpuByPart(Map<String, Long> parts, long cpuTotal, long posted) {
+    private static double[] cpuByPart(Map<String, Long> parts, long cpuTotal, long posted) {
         if (posted <= 0) {
-            return;
+            return new double[4];
         }
         long named = 0;
         for (Map.Entry<String, Long> e : parts.entrySet()) {
@@ -473,9 +612,15 @@ public final class FreshnessBenchmark {
                     "  cpu by part     %-48s %6.2f ms per fill%n",
                     e.getKey(), e.getValue() / 1e6 / posted);
         }
+        double other = Math.max(0, cpuTotal - named) / 1e6 / posted;
         System.out.printf(
-                "  cpu by part     %-48s %6.2f ms per fill%n",
-                "GC, JIT, other ended threads", Math.max(0, cpuTotal - named) / 1e6 / posted);
+                "  cpu by part     %-48s %6.2f ms per fill%n", "GC, JIT, other ended threads", other);
+        return new double[] {
+            parts.getOrDefault(JOBS, 0L) / 1e6 / posted,
+            parts.getOrDefault(ENDPOINT, 0L) / 1e6 / posted,
+            parts.getOrDefault(DRIVERS, 0L) / 1e6 / posted,
+            other
+        };
     }
 
     private static long processCpuNanos() {
