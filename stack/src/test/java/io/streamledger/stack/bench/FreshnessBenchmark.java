@@ -207,6 +207,12 @@ public final class FreshnessBenchmark {
                 StreamExecutionEnvironment.createLocalEnvironment(
                         parallelism, new Configuration());
         env.enableCheckpointing(num("checkpointMs", 1000));
+        if (!Boolean.parseBoolean(opts.getOrDefault("genericTypes", "true"))) {
+            env.getConfig().disableGenericTypes(); // any Kryo fallback fails the submission
+        }
+        if (Boolean.parseBoolean(opts.getOrDefault("objectReuse", "false"))) {
+            env.getConfig().enableObjectReuse(); // what chained copies cost, not a job setting
+        }
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
         Configuration postingConf =
                 jobOptions(stack.configReading(Tables.CONTEXT));
