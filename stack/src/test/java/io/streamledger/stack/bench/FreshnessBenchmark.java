@@ -37,6 +37,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * End-to-end AP07 freshness benchmark (a main, not a test): the posting and projection jobs on a
@@ -56,8 +57,8 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * pool of load accounts; every fill hits the tenant's house accounts, as in production.
  *
  * <p>{@code rates=100,200,…} sweeps: each rate runs on its own fresh stack in this JVM (warm-up +
- * window each) and the closing table has one row per rate. {@code jfr=file} records a JFR
- * profile of each measured window.
+ * window each) and the closing table has one row per rate. {@code jfr=file} records a JFR profile
+ * of each measured window.
  */
 public final class FreshnessBenchmark {
 
@@ -86,6 +87,7 @@ public final class FreshnessBenchmark {
     private List<Long> postedMs;
     private AtomicLong neverVisible;
     private AtomicLong writeErrors;
+    private Map<String, AtomicLong> accountSeqs;
     private volatile boolean driving;
 
     private FreshnessBenchmark(Map<String, String> opts) {
@@ -185,6 +187,7 @@ public final class FreshnessBenchmark {
         postedMs = Collections.synchronizedList(new ArrayList<>());
         neverVisible = new AtomicLong();
         writeErrors = new AtomicLong();
+        accountSeqs = new ConcurrentHashMap<>();
         driverCpuNanos.set(0);
         driving = true;
     }
@@ -204,8 +207,7 @@ public final class FreshnessBenchmark {
     private JobClient startJobs(LocalStack stack) throws Exception {
         int parallelism = num("parallelism", 2);
         StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.createLocalEnvironment(
-                        parallelism, new Configuration());
+                StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
         env.enableCheckpointing(num("checkpointMs", 1000));
         if (!Boolean.parseBoolean(opts.getOrDefault("genericTypes", "true"))) {
             env.getConfig().disableGenericTypes(); // any Kryo fallback fails the submission
@@ -214,8 +216,7 @@ public final class FreshnessBenchmark {
             env.getConfig().enableObjectReuse(); // what chained copies cost, not a job setting
         }
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
-        Configuration postingConf =
-                jobOptions(stack.configReading(Tables.CONTEXT));
+        Configuration postingConf = jobOptions(stack.configReading(Tables.CONTEXT));
         new PostingJob(
                         ChangeSources.fromConfig(postingConf, PostingJob.ROLE),
                         new PostingJob.Sinks(
@@ -226,8 +227,7 @@ public final class FreshnessBenchmark {
                                 new DiscardingSink<>()),
                         postingConf)
                 .build(env);
-        Configuration projConf =
-                jobOptions(stack.configReading(Tables.LEDGER));
+        Configuration projConf = jobOptions(stack.configReading(Tables.LEDGER));
         new ProjectionJob(
                         ChangeSources.fromConfig(projConf, ProjectionJob.ROLE),
                         new DynamoDbProjectionSinks(projConf),
@@ -237,8 +237,7 @@ public final class FreshnessBenchmark {
     }
 
     /** Benchmark options named {@code streamledger.*} are job options (README table). */
-    private Configuration jobOptions(
-            Configuration conf) {
+    private Configuration jobOptions(Configuration conf) {
         opts.forEach(
                 (k, v) -> {
                     if (k.startsWith("streamledger.")) {
@@ -290,12 +289,13 @@ public final class FreshnessBenchmark {
                                                                             num(
                                                                                     "loadAccounts",
                                                                                     200));
-                                    try {
-                                        write(stack, context, fill(account, i));
-                                    } catch (RuntimeException e) {
-                                        if (writeErrors.getAndIncrement() == 0) {
-                                            System.err.println("first write error: " + e);
-                                        }
+                                    // stamped as FillService does (CS04): the posting job's
+                                    // execution-order gate sees the production path
+                                    long seq =
+                                            accountSeqs
+                                                    .computeIfAbsent(account, a -> new AtomicLong())
+                                                    .incrementAndGet();
+                                    if (!writeSequenced(stack, context, fill(account, i, seq))) {
                                         i = next.getAndIncrement();
                                         continue;
                                     }
@@ -339,6 +339,30 @@ public final class FreshnessBenchmark {
         return new long[] {window[0], window[1], measured.get()};
     }
 
+    /**
+     * Writes a stamped fill, retrying a failed call (its sequence is taken: a fill left out would
+     * park its account's later fills); a cancelled retry means the first call had committed.
+     */
+    private boolean writeSequenced(LocalStack stack, String context, OutboxEvent fill) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                write(stack, context, fill);
+                return true;
+            } catch (RuntimeException e) {
+                if (attempt > 1 && e instanceof TransactionCanceledException) {
+                    return true; // the outbox item's create-once condition: already written
+                }
+                if (writeErrors.getAndIncrement() == 0) {
+                    System.err.println("first write error: " + e);
+                }
+                if (attempt == 5) {
+                    System.err.println("fill " + fill.eventId() + " not written: its account gaps");
+                    return false;
+                }
+            }
+        }
+    }
+
     private static void write(LocalStack stack, String context, OutboxEvent fill) {
         stack.ddb.transactWriteItems(
                 b -> b.transactItems(OutboxItems.createPut(context, TENANT, fill)));
@@ -349,7 +373,7 @@ public final class FreshnessBenchmark {
      * discovery of both sources and the sinks are up, so the warm-up measures steady state.
      */
     private void prime(LocalStack stack) throws InterruptedException {
-        write(stack, stack.table(Tables.CONTEXT), fill("prime", -1));
+        write(stack, stack.table(Tables.CONTEXT), fill("prime", -1, 1));
         Map<String, AttributeValue> key = viewKey("prime");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (!stack.ddb.getItem(b -> b.tableName(stack.portfolioTable()).key(key)).hasItem()) {
@@ -367,20 +391,37 @@ public final class FreshnessBenchmark {
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 
-    /** A buy of 1–100 shares at 10.00–999.99 with a fee of 0.00–2.99 (exact decimals). */
-    private static OutboxEvent fill(String account, long i) {
+    /**
+     * A buy or sell of 1–100 shares at 10.00–999.99 with a fee of 0.00–2.99 (exact decimals), the
+     * account's execution sequence {@code seq}.
+     */
+    private static OutboxEvent fill(String account, long i, long seq) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
-        return Workload.tradeExecuted(
-                TENANT,
-                account,
-                "SYM" + r.nextInt(8),
-                r.nextInt(3) != 0,
-                BigDecimal.valueOf(1 + r.nextInt(100)),
-                BigDecimal.valueOf(1_000 + r.nextInt(99_000), 2),
-                BigDecimal.valueOf(r.nextInt(300), 2),
-                "o-bench-" + i,
-                0,
-                Instant.now());
+        OutboxEvent e =
+                Workload.tradeExecuted(
+                        TENANT,
+                        account,
+                        "SYM" + r.nextInt(8),
+                        r.nextInt(3) != 0,
+                        BigDecimal.valueOf(1 + r.nextInt(100)),
+                        BigDecimal.valueOf(1_000 + r.nextInt(99_000), 2),
+                        BigDecimal.valueOf(r.nextInt(300), 2),
+                        "o-bench-" + i,
+                        0,
+                        Instant.now());
+        Map<String, io.streamledger.model.change.AttributeValue> p = new HashMap<>(e.payload());
+        p.put(Attr.ACCOUNT_EXEC_SEQ, io.streamledger.model.change.AttributeValue.n(seq));
+        return new OutboxEvent(
+                e.eventId(),
+                e.aggregateType(),
+                e.aggregateId(),
+                e.aggregateVersion(),
+                e.eventType(),
+                e.schemaVersion(),
+                e.occurredAt(),
+                e.traceId(),
+                e.causationId(),
+                p);
     }
 
     /** A sampled fill: accepted, then its authority written (posted), then its view row seen. */
@@ -620,7 +661,8 @@ public final class FreshnessBenchmark {
         }
         double other = Math.max(0, cpuTotal - named) / 1e6 / posted;
         System.out.printf(
-                "  cpu by part     %-48s %6.2f ms per fill%n", "GC, JIT, other ended threads", other);
+                "  cpu by part     %-48s %6.2f ms per fill%n",
+                "GC, JIT, other ended threads", other);
         return new double[] {
             parts.getOrDefault(JOBS, 0L) / 1e6 / posted,
             parts.getOrDefault(ENDPOINT, 0L) / 1e6 / posted,

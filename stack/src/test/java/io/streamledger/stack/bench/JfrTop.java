@@ -14,9 +14,9 @@ import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Summarizes a {@link FreshnessBenchmark} JFR recording (a main, not a test): execution samples
- * per thread group ({@code FreshnessBenchmark}'s naming rule), and for one group the top frames,
- * the inclusive share of each code area and the top allocation sites by sampled weight.
+ * Summarizes a {@link FreshnessBenchmark} JFR recording (a main, not a test): execution samples per
+ * thread group ({@code FreshnessBenchmark}'s naming rule), and for one group the top frames, the
+ * inclusive share of each code area and the top allocation sites by sampled weight.
  *
  * <p>{@code java -cp <stack test classpath> io.streamledger.stack.bench.JfrTop x.jfr [group]
  * [top]}; group is a prefix of a group name ({@code jobs} by default).
