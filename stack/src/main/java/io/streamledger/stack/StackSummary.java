@@ -79,6 +79,7 @@ record StackSummary(
                     m.put("replayed", s.replayed.sum());
                     m.put("rejected", s.rejected.sum());
                     m.put("failed", s.failed.sum());
+                    m.put("inProgressRetries", s.inProgressRetries.sum());
                     Map<String, Long> codes = new TreeMap<>();
                     s.rejectCodes.forEach((k, v) -> codes.put(k, v.sum()));
                     m.put("rejectCodes", codes);
@@ -213,13 +214,14 @@ record StackSummary(
                                 String.format(
                                         Locale.ROOT,
                                         "  %-30s admitted %6s  replayed %s  rejected %s %s"
-                                                + " failed %s%n",
+                                                + " failed %s  in-progress retries %s%n",
                                         route,
                                         m.get("admitted"),
                                         m.get("replayed"),
                                         m.get("rejected"),
                                         m.get("rejectCodes"),
-                                        m.get("failed"))));
+                                        m.get("failed"),
+                                        m.get("inProgressRetries"))));
         Map<String, Double> posting = jobMetrics.get("posting");
         Map<String, Double> projection = jobMetrics.get("projection");
         b.append("jobs (Flink metrics, summed over operators and subtasks):\n");

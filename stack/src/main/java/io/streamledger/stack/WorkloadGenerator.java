@@ -20,6 +20,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +47,13 @@ final class WorkloadGenerator {
             List.of("AAPL", "MSFT", "NVDA", "AMZN", "GOOG", "META", "TSLA", "IBM", "ORCL", "INTC");
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The command service's AP08 answers for a key whose first attempt has no outcome yet. */
+    private static final Set<String> IN_PROGRESS_CODES =
+            Set.of("REQUEST_IN_PROGRESS", "REQUEST_UNDER_REPAIR");
+
+    private static final int MAX_IN_PROGRESS_RETRIES = 30;
+    private static final long MAX_RETRY_AFTER_SECONDS = 5;
     private static final BigDecimal OPENING_CASH = new BigDecimal("50000000.00");
 
     /** Workload shape. */
@@ -64,6 +72,10 @@ final class WorkloadGenerator {
         final LongAdder replayed = new LongAdder();
         final LongAdder rejected = new LongAdder();
         final LongAdder failed = new LongAdder();
+
+        /** 409 REQUEST_IN_PROGRESS / REQUEST_UNDER_REPAIR answers retried with the same key. */
+        final LongAdder inProgressRetries = new LongAdder();
+
         final Map<String, LongAdder> rejectCodes = new ConcurrentHashMap<>();
         private final Object capacityLock = new Object();
         private BigDecimal capacityUnits = BigDecimal.ZERO;
@@ -382,23 +394,44 @@ final class WorkloadGenerator {
             b.header(HttpApi.HEADER_IDEMPOTENCY_KEY, idempotencyKey);
         }
         try {
-            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            r.headers().firstValue(HttpApi.HEADER_CAPACITY).ifPresent(h -> capacity(stats, h));
-            if (r.statusCode() / 100 == 2) {
-                boolean replay =
-                        r.headers()
-                                .firstValue(HttpApi.HEADER_REPLAYED)
-                                .map("true"::equals)
-                                .orElse(false);
-                (replay ? stats.replayed : stats.admitted).increment();
-                return JSON.readTree(r.body());
-            }
-            if (r.statusCode() / 100 == 4) {
-                stats.rejected.increment();
-                String code = JSON.readTree(r.body()).path("error").path("code").asText("HTTP_4xx");
-                stats.rejectCodes.computeIfAbsent(code, k -> new LongAdder()).increment();
-            } else {
-                stats.failed.increment();
+            HttpRequest request = b.build();
+            boolean answeredInProgress = false;
+            for (int attempt = 0; ; attempt++) {
+                HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+                r.headers().firstValue(HttpApi.HEADER_CAPACITY).ifPresent(h -> capacity(stats, h));
+                if (r.statusCode() / 100 == 2) {
+                    boolean replay =
+                            r.headers()
+                                    .firstValue(HttpApi.HEADER_REPLAYED)
+                                    .map("true"::equals)
+                                    .orElse(false);
+                    // the stored answer to an attempt left unanswered is this client's admission
+                    (replay && !answeredInProgress ? stats.replayed : stats.admitted).increment();
+                    return JSON.readTree(r.body());
+                }
+                String code =
+                        r.statusCode() / 100 == 4
+                                ? JSON.readTree(r.body())
+                                        .path("error")
+                                        .path("code")
+                                        .asText("HTTP_4xx")
+                                : null;
+                if (r.statusCode() == 409
+                        && IN_PROGRESS_CODES.contains(code)
+                        && attempt < MAX_IN_PROGRESS_RETRIES) {
+                    // AP08: the key's first attempt is still open; ask again for its outcome
+                    stats.inProgressRetries.increment();
+                    answeredInProgress = true;
+                    Thread.sleep(retryAfterMillis(r));
+                    continue;
+                }
+                if (code != null) {
+                    stats.rejected.increment();
+                    stats.rejectCodes.computeIfAbsent(code, k -> new LongAdder()).increment();
+                } else {
+                    stats.failed.increment();
+                }
+                return null;
             }
         } catch (IOException e) {
             stats.failed.increment();
@@ -407,6 +440,23 @@ final class WorkloadGenerator {
             stats.failed.increment();
         }
         return null;
+    }
+
+    /** Retry-After in ms, capped so a stopping workload still settles its last requests. */
+    private static long retryAfterMillis(HttpResponse<String> r) {
+        long seconds =
+                r.headers()
+                        .firstValue("Retry-After")
+                        .map(
+                                v -> {
+                                    try {
+                                        return Long.parseLong(v.trim());
+                                    } catch (NumberFormatException e) {
+                                        return 1L;
+                                    }
+                                })
+                        .orElse(1L);
+        return Math.max(100, Math.min(seconds, MAX_RETRY_AFTER_SECONDS) * 1000);
     }
 
     /** {@code total=3.0;Orders=1.0;...}: the total of one response. */
