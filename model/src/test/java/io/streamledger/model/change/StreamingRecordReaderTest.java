@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -125,15 +124,14 @@ class StreamingRecordReaderTest {
                         DynamoDbStreamsRecordParserTest.TTL_REMOVE)) {
             ObjectNode original = (ObjectNode) JsonFields.parse(sample);
             List<List<String>> paths = new ArrayList<>();
-            collect(original, new ArrayList<>(), paths);
+            MalformedInputSweepTest.collect(original, new ArrayList<>(), paths);
             for (List<String> path : paths) {
                 for (int r = -1; r < REPLACEMENTS.size(); r++) {
                     ObjectNode copy = original.deepCopy();
-                    JsonNode parentNode = copy;
-                    for (String p : path.subList(0, path.size() - 1)) {
-                        parentNode = parentNode.get(p);
-                    }
-                    ObjectNode parent = (ObjectNode) parentNode;
+                    ObjectNode parent =
+                            (ObjectNode)
+                                    MalformedInputSweepTest.navigate(
+                                            copy, path.subList(0, path.size() - 1));
                     String field = path.get(path.size() - 1);
                     if (r < 0) {
                         parent.remove(field);
@@ -160,19 +158,5 @@ class StreamingRecordReaderTest {
         }
         assertThat(variants).isGreaterThan(500);
         assertThat(accepted).isGreaterThan(50);
-    }
-
-    private static void collect(JsonNode node, List<String> prefix, List<List<String>> out) {
-        if (!node.isObject()) {
-            return;
-        }
-        Iterator<String> names = node.fieldNames();
-        while (names.hasNext()) {
-            String name = names.next();
-            List<String> path = new ArrayList<>(prefix);
-            path.add(name);
-            out.add(path);
-            collect(node.get(name), path, out);
-        }
     }
 }

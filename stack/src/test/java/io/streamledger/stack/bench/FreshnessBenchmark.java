@@ -409,19 +409,7 @@ public final class FreshnessBenchmark {
                         "o-bench-" + i,
                         0,
                         Instant.now());
-        Map<String, io.streamledger.model.change.AttributeValue> p = new HashMap<>(e.payload());
-        p.put(Attr.ACCOUNT_EXEC_SEQ, io.streamledger.model.change.AttributeValue.n(seq));
-        return new OutboxEvent(
-                e.eventId(),
-                e.aggregateType(),
-                e.aggregateId(),
-                e.aggregateVersion(),
-                e.eventType(),
-                e.schemaVersion(),
-                e.occurredAt(),
-                e.traceId(),
-                e.causationId(),
-                p);
+        return Workload.withAccountExecSeq(e, seq);
     }
 
     /** A sampled fill: accepted, then its authority written (posted), then its view row seen. */
