@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -144,7 +145,8 @@ public final class DeadLetterItems {
      * when the job applied it (or found it applied already), → OPEN when it failed again. A failed
      * replay counts one more attempt unless {@code attemptCounted} (the job set the record aside on
      * this same entry again, whose upsert already added it). Conditional on the requested version,
-     * so a second copy of one replay fails its condition and changes nothing.
+     * so a second copy of one replay fails its condition and changes nothing. An entry the job
+     * parked meanwhile ({@link #replayParked}) is settled by {@link #settleReplayRequests}.
      */
     public static UpdateItemRequest settleReplay(
             String table,
@@ -155,11 +157,110 @@ public final class DeadLetterItems {
             String actor,
             String note,
             Instant at) {
+        return settle(
+                table,
+                key,
+                DeadLetterStatus.REPLAY_REQUESTED,
+                requestedVersion,
+                applied,
+                attemptCounted,
+                actor,
+                note,
+                at);
+    }
+
+    /**
+     * The settles of one replay outcome in the order to try them, each conditional: from
+     * REPLAY_REQUESTED at the requested version, then from REPLAY_PARKED at the version the park
+     * left ({@link #parkedVersion}). The first whose condition holds is the settle; if none holds
+     * the entry moved on (settled already, or by an operator) and nothing changes.
+     */
+    public static List<UpdateItemRequest> settleReplayRequests(
+            String table,
+            DeadLetterKey key,
+            long requestedVersion,
+            boolean applied,
+            boolean attemptCounted,
+            String actor,
+            String note,
+            Instant at) {
+        return List.of(
+                settleReplay(
+                        table, key, requestedVersion, applied, attemptCounted, actor, note, at),
+                settle(
+                        table,
+                        key,
+                        DeadLetterStatus.REPLAY_PARKED,
+                        parkedVersion(requestedVersion),
+                        applied,
+                        attemptCounted,
+                        actor,
+                        note,
+                        at));
+    }
+
+    /**
+     * Sends the {@link #settleReplayRequests} in order until one's condition holds; {@code send}
+     * writes one and returns false when its condition failed. False if none held.
+     */
+    public static boolean settleFirst(
+            List<UpdateItemRequest> requests, Predicate<UpdateItemRequest> send) {
+        for (UpdateItemRequest r : requests) {
+            if (send.test(r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * REPLAY_REQUESTED → REPLAY_PARKED: the job's gate holds the replayed event behind a gap of its
+     * key ({@code note} names the gap and the missing version). Conditional on the requested
+     * version like every settle, so a park that arrives after the outcome changes nothing.
+     */
+    public static UpdateItemRequest replayParked(
+            String table,
+            DeadLetterKey key,
+            long requestedVersion,
+            String actor,
+            String note,
+            Instant at) {
         return transition(
                 table,
                 key,
                 DeadLetterStatus.REPLAY_REQUESTED,
                 requestedVersion,
+                DeadLetterStatus.REPLAY_PARKED,
+                "REPLAY_PARKED",
+                actor,
+                note,
+                at,
+                false);
+    }
+
+    /**
+     * The version of an entry parked from {@code requestedVersion}: the park is the one transition
+     * into REPLAY_PARKED and it bumps the version once; no operator action leaves REPLAY_PARKED.
+     */
+    public static long parkedVersion(long requestedVersion) {
+        return requestedVersion + 1;
+    }
+
+    private static UpdateItemRequest settle(
+            String table,
+            DeadLetterKey key,
+            DeadLetterStatus from,
+            long expectedVersion,
+            boolean applied,
+            boolean attemptCounted,
+            String actor,
+            String note,
+            Instant at) {
+        return transition(
+                table,
+                key,
+                from,
+                expectedVersion,
                 applied ? DeadLetterStatus.REPLAYED : DeadLetterStatus.OPEN,
                 applied ? "REPLAYED" : "REPLAY_FAILED",
                 actor,

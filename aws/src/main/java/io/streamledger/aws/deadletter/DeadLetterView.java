@@ -45,6 +45,22 @@ public record DeadLetterView(
         return new DeadLetterKey(tenant, job, reason.name(), id);
     }
 
+    /**
+     * While REPLAY_PARKED: what the job's gate holds the replay behind (the park's note: the gap's
+     * reference, key and missing version); null in every other status.
+     */
+    public @Nullable String parkedBehind() {
+        if (status != DeadLetterStatus.REPLAY_PARKED) {
+            return null;
+        }
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).toStatus() == DeadLetterStatus.REPLAY_PARKED) {
+                return history.get(i).note();
+            }
+        }
+        return null;
+    }
+
     /** The entry's public reference: {@code job:REASON:id} (tenant comes from the caller). */
     public String ref() {
         return DeadLetterRef.format(job, reason, id);

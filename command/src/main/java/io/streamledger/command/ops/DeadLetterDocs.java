@@ -20,6 +20,9 @@ public final class DeadLetterDocs {
         o.put("detail", v.detail());
         o.put("status", v.status().name());
         o.put("version", v.version());
+        if (v.parkedBehind() != null) {
+            o.put("parkedBehind", v.parkedBehind());
+        }
         o.put("attempts", v.attempts());
         o.put("firstSeen", v.firstSeen().toString());
         o.put("lastSeen", v.lastSeen().toString());

@@ -162,7 +162,9 @@ public final class DeadLettersCli {
                                     v.version(),
                                     v.attempts(),
                                     v.firstSeen(),
-                                    v.detail());
+                                    v.parkedBehind() == null
+                                            ? v.detail()
+                                            : "parked " + v.parkedBehind());
                 }
                 top.out().println(p.cursor() == null ? "-- end" : "-- cursor " + p.cursor());
                 return 0;

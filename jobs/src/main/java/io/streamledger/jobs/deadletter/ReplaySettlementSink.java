@@ -2,6 +2,7 @@ package io.streamledger.jobs.deadletter;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.deadletter.DeadLetterItems;
+import io.streamledger.model.keys.DeadLetterKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +21,14 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Settles re-injected dead-letter entries (CS08 replay) once the checkpoint holding their effect
- * completes, through {@link DeadLetterItems#settleReplay}: REPLAYED, or back to OPEN. Holds no
- * Flink state: an outcome lost in a failover leaves its entry REPLAY_REQUESTED, the replay source
- * emits it again and the gate then finds it applied (a stale/duplicate no-op), so effects stay
- * exactly once. A settle whose condition fails (the entry moved on, or a second copy of one replay)
- * changes nothing. Metrics (group {@code replay}): {@code settled}, {@code settleFailed}, {@code
- * settleUnchanged}.
+ * completes, through {@link DeadLetterItems#settleReplayRequests}: REPLAYED, or back to OPEN, or
+ * REPLAY_PARKED while the job's gate holds the event behind a gap. Holds no Flink state: an outcome
+ * lost in a failover leaves its entry REPLAY_REQUESTED, the replay source emits it again and the
+ * gate then finds it applied (a stale/duplicate no-op), so effects stay exactly once; a
+ * REPLAY_PARKED entry is no longer emitted, but the restored gate still holds the parked event and
+ * the replayed input releases it again. A settle whose condition fails (the entry moved on, or a
+ * second copy of one replay) changes nothing. Metrics (group {@code replay}): {@code settled},
+ * {@code settleFailed}, {@code settleUnchanged}, {@code parked}.
  */
 public final class ReplaySettlementSink extends RichSinkFunction<ReplayOutcome>
         implements CheckpointedFunction, CheckpointListener {
@@ -42,6 +45,7 @@ public final class ReplaySettlementSink extends RichSinkFunction<ReplayOutcome>
     private transient Counter settled;
     private transient Counter failed;
     private transient Counter unchanged;
+    private transient Counter parked;
 
     /**
      * @param table physical DeadLetter table
@@ -53,11 +57,22 @@ public final class ReplaySettlementSink extends RichSinkFunction<ReplayOutcome>
         this.job = job;
     }
 
-    /** The conditional settle of one outcome (pure). */
-    public static UpdateItemRequest request(String table, String job, ReplayOutcome o, Instant at) {
-        return DeadLetterItems.settleReplay(
+    /**
+     * The conditional writes of one outcome, to try in order until one's condition holds (pure): a
+     * park is REPLAY_REQUESTED → REPLAY_PARKED; an outcome settles from REPLAY_REQUESTED or from
+     * REPLAY_PARKED ({@link DeadLetterItems#settleReplayRequests}).
+     */
+    public static List<UpdateItemRequest> requests(
+            String table, String job, ReplayOutcome o, Instant at) {
+        DeadLetterKey key = Replays.key(o.getReplayOf());
+        if (o.isParked()) {
+            return List.of(
+                    DeadLetterItems.replayParked(
+                            table, key, o.getReplayVersion(), "job:" + job, o.getNote(), at));
+        }
+        return DeadLetterItems.settleReplayRequests(
                 table,
-                Replays.key(o.getReplayOf()),
+                key,
                 o.getReplayVersion(),
                 o.isApplied(),
                 o.isAttemptCounted(),
@@ -79,6 +94,7 @@ public final class ReplaySettlementSink extends RichSinkFunction<ReplayOutcome>
         settled = g.counter("settled");
         failed = g.counter("settleFailed");
         unchanged = g.counter("settleUnchanged");
+        parked = g.counter("parked");
     }
 
     @Override
@@ -111,12 +127,18 @@ public final class ReplaySettlementSink extends RichSinkFunction<ReplayOutcome>
     }
 
     private void settle(ReplayOutcome o) {
-        try {
-            ddb.updateItem(request(table, job, o, Instant.now()));
-            (o.isApplied() ? settled : failed).inc();
-        } catch (ConditionalCheckFailedException e) {
-            unchanged.inc();
-        }
+        boolean done =
+                DeadLetterItems.settleFirst(
+                        requests(table, job, o, Instant.now()),
+                        r -> {
+                            try {
+                                ddb.updateItem(r);
+                                return true;
+                            } catch (ConditionalCheckFailedException e) {
+                                return false;
+                            }
+                        });
+        (done ? o.isParked() ? parked : o.isApplied() ? settled : failed : unchanged).inc();
     }
 
     @Override

@@ -21,8 +21,6 @@ import java.util.Optional;
  */
 public final class Replays {
 
-    private static final char KEY_SEPARATOR = '\n';
-
     private Replays() {}
 
     /** Entries the parse step set aside (the raw payload is all they keep). */
@@ -38,18 +36,17 @@ public final class Replays {
                 || reason == DeadLetterReason.VERSION_CONFLICT;
     }
 
-    /** The reference a re-injected record carries: the entry's table key. */
+    /**
+     * The reference a re-injected record carries: the entry's table key ({@link
+     * DeadLetterKey#ref}).
+     */
     public static String ref(DeadLetterView entry) {
-        return entry.key().pk() + KEY_SEPARATOR + entry.key().sk();
+        return entry.key().ref();
     }
 
     /** The entry key of a {@link #ref}. */
     public static DeadLetterKey key(String ref) {
-        int cut = ref.indexOf(KEY_SEPARATOR);
-        if (cut < 0) {
-            throw new IllegalArgumentException("not a dead-letter reference: " + ref);
-        }
-        return DeadLetterKey.parse(ref.substring(0, cut), ref.substring(cut + 1));
+        return DeadLetterKey.fromRef(ref);
     }
 
     /** A gate entry's event, tagged as the replay of that entry. */

@@ -4,6 +4,8 @@ import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.config.JobOptions.TransportKind;
 import io.streamledger.jobs.deadletter.DeadLetters;
+import io.streamledger.jobs.deadletter.ReplayOutcomes;
+import io.streamledger.jobs.deadletter.ReplaySettlementSink;
 import io.streamledger.jobs.deadletter.ReplaySource;
 import io.streamledger.jobs.deadletter.Replays;
 import io.streamledger.jobs.gaps.ParkedGaps;
@@ -58,10 +60,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The posting job (AP09 + AP10 + AP12): TradeExecuted outbox events from the Context table's stream
  * (or the relay's Kinesis stream) → parse → per-account execution order ({@link ExecutionOrder},
- * CS07) → guard (rules reject with a named reason) → keyed by {@link PostingLane} → the transaction
- * sink (one balanced ledger transaction, inbox receipt and authority update per fill, in one
- * DynamoDB transaction). Source and every sink are arguments; {@link #main} wires the production
- * ones.
+ * CS07; replays of source dead letters join before it, of set-aside fills after it, CS08) → guard
+ * (rules reject with a named reason) → keyed by {@link PostingLane} → the transaction sink (one
+ * balanced ledger transaction, inbox receipt and authority update per fill, in one DynamoDB
+ * transaction). Source and every sink are arguments; {@link #main} wires the production ones.
  */
 public final class PostingJob {
 
@@ -73,6 +75,11 @@ public final class PostingJob {
     public static final String GAP_BREAK_SINK_UID = "posting-exec-order-break-sink-v1";
     public static final String GATE_DEAD_LETTER_SINK_UID = "posting-exec-order-dead-letter-sink-v1";
     public static final String REPLAY_SOURCE_UID = "posting-replay-source-v1";
+    public static final String REPLAY_BEFORE_GATE_UID = "posting-replay-before-gate-v1";
+    public static final String REPLAY_AFTER_GATE_UID = "posting-replay-after-gate-v1";
+    public static final String REPLAY_FAILED_UID = "posting-replay-failed-v1";
+    public static final String REPLAY_PARKED_UID = "posting-replay-parked-v1";
+    public static final String REPLAY_SETTLE_SINK_UID = "posting-replay-settle-sink-v1";
     public static final String PARKED_GAP_SINK_UID = "posting-exec-order-parked-gap-sink-v1";
     public static final String SKIP_SOURCE_UID = "posting-exec-order-skip-source-v1";
 
@@ -194,6 +201,34 @@ public final class PostingJob {
                         .process(parse, PostingState.FILL)
                         .uid(PostingState.PARSE_UID)
                         .name(PostingState.PARSE_NAME);
+        List<String> replayTenants = conf.get(JobOptions.REPLAY_TENANTS);
+        DataStream<TradeFill> replaysAfterGate = null;
+        DataStream<TradeFill> gateInput = fills;
+        if (!replayTenants.isEmpty()) {
+            DataStream<TradeFill> replays =
+                    ReplaySource.stream(
+                            env,
+                            conf,
+                            ROLE,
+                            replayDecoder(parse, conf.get(JobOptions.TRANSPORT)),
+                            PostingState.FILL,
+                            REPLAY_SOURCE_UID);
+            // a source entry's fill never reached the gate: it joins where the original would have
+            gateInput =
+                    fills.union(
+                            replays.filter(PostingJob::joinsBeforeGate)
+                                    .setParallelism(1)
+                                    .uid(REPLAY_BEFORE_GATE_UID)
+                                    .name(
+                                            "posting: replays of source dead letters (before the gate)"));
+            // a set-aside fill's sequence was consumed when it was set aside: it joins after the
+            // gate; its receipt keeps the effect once
+            replaysAfterGate =
+                    replays.filter(f -> !joinsBeforeGate(f))
+                            .setParallelism(1)
+                            .uid(REPLAY_AFTER_GATE_UID)
+                            .name("posting: replays of set-aside fills (after the gate)");
+        }
         // execution order per account before the guard: a rejected fill still advances its account
         DataStream<GateEvent> skips =
                 sinks.parkedGaps() == null
@@ -201,7 +236,7 @@ public final class PostingJob {
                         : ParkedGaps.skipRequests(
                                 env, conf, ROLE, ExecutionOrderState.GATE_UID, SKIP_SOURCE_UID);
         ExecutionOrder.Streams order =
-                ExecutionOrder.apply(fills, skips, executionOrderGateConfig(conf));
+                ExecutionOrder.apply(gateInput, skips, executionOrderGateConfig(conf));
         if (sinks.parkedGaps() != null) {
             order.gate()
                     .parkedGaps()
@@ -218,19 +253,27 @@ public final class PostingJob {
                 .uid(GATE_DEAD_LETTER_SINK_UID)
                 .name("posting: execution-order dead letters (dead-letter table)");
         DataStream<TradeFill> ordered = order.ordered();
-        List<String> replayTenants = conf.get(JobOptions.REPLAY_TENANTS);
-        if (!replayTenants.isEmpty()) {
-            // after the gate: the replayed fill's sequence was consumed when it was set aside;
-            // its receipt keeps the effect once
-            DataStream<TradeFill> replays =
-                    ReplaySource.stream(
-                            env,
-                            conf,
-                            ROLE,
-                            replayDecoder(parse, conf.get(JobOptions.TRANSPORT)),
-                            PostingState.FILL,
-                            REPLAY_SOURCE_UID);
-            ordered = ordered.union(replays);
+        if (replaysAfterGate != null) {
+            ordered = ordered.union(replaysAfterGate);
+            // the gate's own outcomes of replays that joined before it (the sinks settle the rest)
+            ReplayOutcomes.failedAtGate(
+                            order.deadLetters(),
+                            DeadLetters.fromGate(ROLE, ExecutionOrderState.GATE_UID),
+                            REPLAY_FAILED_UID,
+                            "posting: replays set aside again by the execution-order gate")
+                    .union(
+                            ReplayOutcomes.parked(
+                                    order.gate().parkedReplays(),
+                                    ROLE,
+                                    ExecutionOrderState.GATE_UID,
+                                    REPLAY_PARKED_UID,
+                                    "posting: replays parked behind an execution-order gap"))
+                    .addSink(
+                            new ReplaySettlementSink(
+                                    JobOptions.dynamoDbClient(conf), DeadLetters.table(conf), ROLE))
+                    .setParallelism(1)
+                    .uid(REPLAY_SETTLE_SINK_UID)
+                    .name("posting: settle replays at the execution-order gate");
         }
         SingleOutputStreamOperator<TradeFill> postable =
                 ordered.process(new PostingGuard(rules), PostingState.FILL)
@@ -255,24 +298,29 @@ public final class PostingJob {
     }
 
     /**
-     * The posting job's replay decoder: {@link #replayedFill} for fill entries; a source entry's
-     * raw record is parsed again by {@code parse} so a record that still fails returns to OPEN with
-     * the parse step's reason, but one that parses now is not re-injected: its fill never passed
-     * the execution-order gate, and replays join after it.
+     * The posting job's replay decoder: a source entry's raw record parsed again by {@code parse}
+     * (the job's own parse step: a record that still fails returns to OPEN with the parse step's
+     * reason), {@link #replayedFill} for fill entries; each tagged with its entry.
      */
     static ReplaySource.Decoder<TradeFill> replayDecoder(
             ParseChanges<TradeFill> parse, TransportKind transport) {
         return entry -> {
             if (Replays.fromSource(entry.reason())) {
                 TradeFill fill = Replays.reparse(entry, parse, transport);
-                throw new IllegalArgumentException(
-                        "parses now as fill "
-                                + fill.getEventId()
-                                + ", but the posting job re-injects fills after its"
-                                + " execution-order gate, which never saw this one");
+                fill.tagReplay(entry.key(), entry.version());
+                return fill;
             }
             return replayedFill(entry);
         };
+    }
+
+    /**
+     * Whether a replayed fill joins before the execution-order gate: one from a source entry (its
+     * sequence never reached the gate, so the account's order rule applies to it as to the
+     * original); a rejected or quarantined fill joins after it.
+     */
+    static boolean joinsBeforeGate(TradeFill f) {
+        return f.isReplay() && Replays.fromSource(DeadLetterReason.of(f.getReplayReason()));
     }
 
     /**
@@ -283,15 +331,15 @@ public final class PostingJob {
         if (entry.reason() != DeadLetterReason.REJECTED_FILL
                 && entry.reason() != DeadLetterReason.QUARANTINED) {
             throw new IllegalArgumentException(
-                    "the posting job re-injects fills (REJECTED_FILL, QUARANTINED), not "
+                    "the posting job re-injects fills (REJECTED_FILL, QUARANTINED) and source"
+                            + " records, not "
                             + entry.reason());
         }
         if (!"json".equals(entry.payloadEncoding())) {
             throw new IllegalArgumentException("payload is " + entry.payloadEncoding());
         }
         TradeFill fill = TradeFills.fromJson(entry.payload());
-        fill.setReplayReason(entry.reason().name());
-        fill.setReplayVersion(entry.version());
+        fill.tagReplay(entry.key(), entry.version());
         return fill;
     }
 

@@ -4,6 +4,7 @@ import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.config.JobOptions.TransportKind;
 import io.streamledger.jobs.deadletter.DeadLetters;
 import io.streamledger.jobs.deadletter.ReplayOutcome;
+import io.streamledger.jobs.deadletter.ReplayOutcomes;
 import io.streamledger.jobs.deadletter.ReplaySettlementSink;
 import io.streamledger.jobs.deadletter.ReplaySource;
 import io.streamledger.jobs.deadletter.Replays;
@@ -73,6 +74,7 @@ public final class ProjectionJob {
     public static final String REPLAY_STALE_UID = "projection-replay-stale-v1";
     public static final String REPLAY_DUPLICATE_UID = "projection-replay-duplicate-v1";
     public static final String REPLAY_FAILED_UID = "projection-replay-failed-v1";
+    public static final String REPLAY_PARKED_UID = "projection-replay-parked-v1";
     public static final String REPLAY_SETTLE_SINK_UID = "projection-replay-settle-sink-v1";
 
     private final RawChangeSource source;
@@ -206,7 +208,8 @@ public final class ProjectionJob {
     /**
      * What became of each replayed event at the gate: applied, or already applied (stale,
      * duplicate), or set aside again (attempt counted by its own entry's upsert when the gate
-     * dead-letters it under the same entry, else by the settle).
+     * dead-letters it under the same entry, else by the settle), or parked behind a gap (the entry
+     * says so until the event applies).
      */
     static DataStream<ReplayOutcome> replayOutcomes(GateStreams gate) {
         DeadLetterConverter<DeadLetter> entries = DeadLetters.fromGate(ROLE, GATE_OPERATOR);
@@ -217,26 +220,19 @@ public final class ProjectionJob {
         DataStream<ReplayOutcome> duplicate =
                 settled(gate.duplicates(), "DUPLICATE", type, REPLAY_DUPLICATE_UID);
         DataStream<ReplayOutcome> failed =
-                gate.deadLetters()
-                        .flatMap(
-                                (DeadLetter d, Collector<ReplayOutcome> out) -> {
-                                    GateEvent e = d.getEvent();
-                                    if (e != null && e.isReplay()) {
-                                        boolean same =
-                                                entries.toEntry(d)
-                                                        .key()
-                                                        .equals(Replays.key(e.getReplayOf()));
-                                        out.collect(
-                                                ReplayOutcome.failed(
-                                                        e,
-                                                        same,
-                                                        d.getReason() + ": " + d.getDetail()));
-                                    }
-                                },
-                                type)
-                        .uid(REPLAY_FAILED_UID)
-                        .name("projection: replays set aside again");
-        return applied.union(stale, duplicate, failed);
+                ReplayOutcomes.failedAtGate(
+                        gate.deadLetters(),
+                        entries,
+                        REPLAY_FAILED_UID,
+                        "projection: replays set aside again");
+        DataStream<ReplayOutcome> parked =
+                ReplayOutcomes.parked(
+                        gate.parkedReplays(),
+                        ROLE,
+                        GATE_OPERATOR,
+                        REPLAY_PARKED_UID,
+                        "projection: replays parked behind a gap");
+        return applied.union(stale, duplicate, failed, parked);
     }
 
     private static DataStream<ReplayOutcome> settled(

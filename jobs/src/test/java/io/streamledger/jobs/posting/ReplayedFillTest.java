@@ -18,7 +18,10 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** CS08 replay decoding of the posting job: which entries are fills, tagged with their entry. */
+/**
+ * CS08 replay decoding of the posting job: which entries are fills, tagged with their entry, and
+ * which join before the execution-order gate (CS07).
+ */
 class ReplayedFillTest {
 
     private static TradeFill fill() {
@@ -63,6 +66,8 @@ class ReplayedFillTest {
         assertThat(f.isReplay()).isTrue();
         assertThat(f.getReplayReason()).isEqualTo("QUARANTINED");
         assertThat(f.getReplayVersion()).isEqualTo(2);
+        assertThat(f.getReplayOf())
+                .isEqualTo(entry(DeadLetterReason.QUARANTINED, json, "json").key().ref());
         assertThat(TradeFills.toJson(f)).isEqualTo(json);
         assertThat(PostingJob.replayedFill(entry(DeadLetterReason.REJECTED_FILL, json, "json")))
                 .extracting(TradeFill::getReplayReason)
@@ -85,7 +90,7 @@ class ReplayedFillTest {
     }
 
     @Test
-    void aSourceEntryIsParsedAgainAndOneThatStillFailsNamesTheParseReason() {
+    void aSourceEntryIsParsedAgainAndJoinsBeforeTheGateOneThatStillFailsNamesTheReason() {
         ReplaySource.Decoder<TradeFill> decoder =
                 PostingJob.replayDecoder(
                         new ParseChanges<>(
@@ -100,14 +105,16 @@ class ReplayedFillTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("still " + ParseChanges.UNPARSEABLE + ":");
         String relayed = TestRecords.tradeExecuted("ev-7", "t1", "ACC-1", "BUY", "3", "10.50");
-        assertThatThrownBy(
-                        () ->
-                                decoder.decode(
-                                        entry(DeadLetterReason.UNMAPPABLE_EVENT, relayed, "utf-8")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("parses now as fill");
+        DeadLetterView source = entry(DeadLetterReason.UNMAPPABLE_EVENT, relayed, "utf-8");
+        TradeFill now = decoder.decode(source);
+        assertThat(now.getEventId()).isEqualTo("ev-7");
+        assertThat(now.getReplayOf()).isEqualTo(source.key().ref());
+        assertThat(now.getReplayVersion()).isEqualTo(2);
+        assertThat(PostingJob.joinsBeforeGate(now)).as("a source entry meets the gate").isTrue();
         String json = TradeFills.toJson(fill());
-        assertThat(decoder.decode(entry(DeadLetterReason.REJECTED_FILL, json, "json")))
-                .isEqualTo(fill());
+        TradeFill rejected = decoder.decode(entry(DeadLetterReason.REJECTED_FILL, json, "json"));
+        assertThat(rejected).isEqualTo(fill());
+        assertThat(PostingJob.joinsBeforeGate(rejected)).as("its sequence was consumed").isFalse();
+        assertThat(PostingJob.joinsBeforeGate(fill())).as("not a replay").isFalse();
     }
 }

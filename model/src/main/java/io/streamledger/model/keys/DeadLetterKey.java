@@ -28,6 +28,26 @@ public record DeadLetterKey(String tenant, String job, String reason, String id)
         KeyComponents.require("id", id);
     }
 
+    /** Separates {@code pk} and {@code sk} in a {@link #ref}; neither key string contains it. */
+    private static final char REF_SEPARATOR = '\n';
+
+    /**
+     * The reference a re-injected record carries back to this entry (its table key, {@code pk}, a
+     * newline, {@code sk}), so the job can settle the entry it came from.
+     */
+    public String ref() {
+        return pk() + REF_SEPARATOR + sk();
+    }
+
+    /** The key of a {@link #ref}. */
+    public static DeadLetterKey fromRef(String ref) {
+        int cut = ref == null ? -1 : ref.indexOf(REF_SEPARATOR);
+        if (cut < 0) {
+            throw new IllegalArgumentException("not a dead-letter reference: " + ref);
+        }
+        return parse(ref.substring(0, cut), ref.substring(cut + 1));
+    }
+
     public static DeadLetterKey parse(String pk, String sk) {
         List<String> p = PK.match(pk);
         List<String> s = SK.match(sk);

@@ -57,6 +57,7 @@ public final class Gate {
                 ordered.getSideOutput(GateState.GAP_BREAKS),
                 valid.getSideOutput(GateState.DEAD_LETTERS)
                         .union(ordered.getSideOutput(GateState.DEAD_LETTERS)),
-                ordered.getSideOutput(GateState.PARKED_GAPS));
+                ordered.getSideOutput(GateState.PARKED_GAPS),
+                ordered.getSideOutput(GateState.PARKED_REPLAYS));
     }
 }

@@ -26,6 +26,8 @@ public final class GateState {
     public static final TypeInformation<GapBreak> GAP_BREAK = Types.POJO(GapBreak.class);
     public static final TypeInformation<OpenGap> OPEN_GAP_TYPE = Types.POJO(OpenGap.class);
     public static final TypeInformation<ParkedGap> PARKED_GAP = Types.POJO(ParkedGap.class);
+    public static final TypeInformation<ParkedReplay> PARKED_REPLAY =
+            Types.POJO(ParkedReplay.class);
 
     /** Key type of every gate operator: {@link GateEvent#getSourceKey()}. */
     public static final TypeInformation<String> SOURCE_KEY = Types.STRING;
@@ -89,6 +91,10 @@ public final class GateState {
      */
     public static final OutputTag<ParkedGap> PARKED_GAPS =
             new OutputTag<>("gate-parked-gaps", PARKED_GAP);
+
+    /** A replayed event parked behind a gap (its dead-letter entry says so until it applies). */
+    public static final OutputTag<ParkedReplay> PARKED_REPLAYS =
+            new OutputTag<>("gate-parked-replays", PARKED_REPLAY);
 
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("gate-dead-letters", DEAD_LETTER);

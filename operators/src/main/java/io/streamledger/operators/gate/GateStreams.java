@@ -13,6 +13,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param gapBreaks gaps older than the SLA, deterministic ids, keys stay parked
  * @param deadLetters invalid, overflowing or conflicting events with their reason
  * @param parkedGaps gap transitions (open, moved, overdue, arrived, skipped) for the durable record
+ * @param parkedReplays replayed events parked behind a gap (they apply when it closes)
  */
 public record GateStreams(
         DataStream<GateEvent> applied,
@@ -21,4 +22,5 @@ public record GateStreams(
         DataStream<GapNotice> gapNotices,
         DataStream<GapBreak> gapBreaks,
         DataStream<DeadLetter> deadLetters,
-        DataStream<ParkedGap> parkedGaps) {}
+        DataStream<ParkedGap> parkedGaps,
+        DataStream<ParkedReplay> parkedReplays) {}

@@ -43,6 +43,10 @@ import org.apache.flink.util.Collector;
  * transition of a blocked key (opened, moved, overdue, arrived, skipped) goes to {@link
  * GateState#PARKED_GAPS} for the durable record; an applied event that finds its key unblocked
  * writes nothing there.
+ *
+ * <p>A replayed event (CS08, {@link GateEvent#isReplay()}) meets the same rules; when it parks, or
+ * re-delivers a parked copy of itself (it then takes that copy's place, so its release carries the
+ * replay's tag), one {@link ParkedReplay} goes to {@link GateState#PARKED_REPLAYS}.
  */
 public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, GateEvent> {
 
@@ -223,7 +227,15 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             if (holder != null) {
                 if (Objects.equals(holder.getEventId(), e.getEventId())) {
                     duplicates.inc();
-                    ctx.output(GateState.DUPLICATES, e);
+                    if (e.isReplay()
+                            && (!holder.isReplay()
+                                    || holder.getReplayOf().equals(e.getReplayOf()))) {
+                        // the replayed copy takes the parked place: its release settles its entry
+                        parkedState.put(e.getVersion(), e);
+                        parkedReplay(ctx, e, gap, now);
+                    } else {
+                        ctx.output(GateState.DUPLICATES, e);
+                    }
                 } else {
                     deadLetter(
                             ctx,
@@ -268,7 +280,14 @@ public class NextVersionGate extends KeyedProcessFunction<String, GateEvent, Gat
             gap.setParkedCount(gap.getParkedCount() + 1);
             record(ctx, ParkedGapChange.PARKED, gap, new long[] {e.getVersion()}, now, null);
         }
+        if (e.isReplay()) {
+            parkedReplay(ctx, e, gap, now);
+        }
         gapState.update(gap);
+    }
+
+    private void parkedReplay(Context ctx, GateEvent e, OpenGap gap, long now) {
+        ctx.output(GateState.PARKED_REPLAYS, new ParkedReplay(e, gap.getMissingVersion(), now));
     }
 
     /**

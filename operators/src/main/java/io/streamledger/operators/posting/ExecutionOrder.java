@@ -1,5 +1,6 @@
 package io.streamledger.operators.posting;
 
+import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.GapBreak;
 import io.streamledger.operators.gate.GateConfig;
@@ -9,6 +10,7 @@ import io.streamledger.operators.gate.GateStreams;
 import io.streamledger.operators.gate.NextVersionGate;
 import io.streamledger.operators.gate.NextVersionGateOperator;
 import io.streamledger.operators.gate.SourceKeySelector;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -23,7 +25,9 @@ import org.apache.flink.util.Collector;
  * successors, counts stale/duplicate copies as no-ops, parks early ones behind a visible gap and
  * raises an AP15 break when a gap outlives its SLA; it skips a missing fill only on an operator's
  * audited request ({@link io.streamledger.operators.gate.GapSkip}). Fills without a sequence
- * (written before the stamp existed) bypass the gate, counted.
+ * (written before the stamp existed) bypass the gate, counted. A replayed fill (CS08) that joins
+ * here keeps its dead-letter tag through the gate; one the gate finds stale goes on to the guard
+ * (see {@link StaleReplays}).
  */
 public final class ExecutionOrder {
 
@@ -67,10 +71,15 @@ public final class ExecutionOrder {
                                 new NextVersionGateOperator(new NextVersionGate(config)))
                         .uid(ExecutionOrderState.GATE_UID);
         DataStream<TradeFill> ordered =
-                gated.map(e -> TradeFills.fromJson(e.getPayload()), PostingState.FILL)
+                gated.map(ExecutionOrder::fromGateEvent, PostingState.FILL)
                         .uid(ExecutionOrderState.UNWRAP_UID)
                         .name(ExecutionOrderState.UNWRAP_NAME)
-                        .union(sequenced.getSideOutput(ExecutionOrderState.UNSEQUENCED));
+                        .union(
+                                sequenced.getSideOutput(ExecutionOrderState.UNSEQUENCED),
+                                gated.getSideOutput(GateState.STALE)
+                                        .flatMap(new StaleReplays(), PostingState.FILL)
+                                        .uid(ExecutionOrderState.STALE_REPLAYS_UID)
+                                        .name(ExecutionOrderState.STALE_REPLAYS_NAME));
         GateStreams gate =
                 new GateStreams(
                         gated,
@@ -79,20 +88,57 @@ public final class ExecutionOrder {
                         gated.getSideOutput(GateState.GAP_NOTICES),
                         gated.getSideOutput(GateState.GAP_BREAKS),
                         gated.getSideOutput(GateState.DEAD_LETTERS),
-                        gated.getSideOutput(GateState.PARKED_GAPS));
+                        gated.getSideOutput(GateState.PARKED_GAPS),
+                        gated.getSideOutput(GateState.PARKED_REPLAYS));
         return new Streams(ordered, gate.gapBreaks(), gate.deadLetters(), gate);
     }
 
-    /** The gate event of a sequenced fill: key = account, version = its execution sequence. */
+    /**
+     * The gate event of a sequenced fill: key = account, version = its execution sequence; a
+     * replayed fill's entry travels as the event's replay tag (the fill's JSON does not hold it).
+     */
     public static GateEvent toGateEvent(TradeFill f) {
-        return new GateEvent(
-                f.accountKey(),
-                f.getAccountExecSeq(),
-                f.getEventId(),
-                f.getExecutedAtMillis(),
-                f.getIngestMillis(),
-                TradeFills.TRADE_EXECUTED,
-                TradeFills.toJson(f));
+        GateEvent e =
+                new GateEvent(
+                        f.accountKey(),
+                        f.getAccountExecSeq(),
+                        f.getEventId(),
+                        f.getExecutedAtMillis(),
+                        f.getIngestMillis(),
+                        TradeFills.TRADE_EXECUTED,
+                        TradeFills.toJson(f));
+        if (f.getReplayOf() != null) {
+            e.setReplayOf(f.getReplayOf());
+            e.setReplayVersion(f.getReplayVersion());
+        }
+        return e;
+    }
+
+    /** The fill a gate event carries, with its replay tag (the inverse of {@link #toGateEvent}). */
+    public static TradeFill fromGateEvent(GateEvent e) {
+        TradeFill f = TradeFills.fromJson(e.getPayload());
+        if (e.isReplay()) {
+            f.tagReplay(DeadLetterKey.fromRef(e.getReplayOf()), e.getReplayVersion());
+        }
+        return f;
+    }
+
+    /**
+     * Replayed fills the gate found stale go on to the guard: a posting is the fill's own effect,
+     * not a newer state that subsumes it, so a fill whose sequence the account passed without it
+     * (an audited skip) was never posted and posts now, after the account's later fills; the inbox
+     * receipt keeps one that was posted a counted no-op (DUPLICATE). Stale fills from the stream
+     * stay dropped.
+     */
+    static final class StaleReplays implements FlatMapFunction<GateEvent, TradeFill> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void flatMap(GateEvent e, Collector<TradeFill> out) {
+            if (e.isReplay()) {
+                out.collect(fromGateEvent(e));
+            }
+        }
     }
 
     /** Sequenced fills to gate events; unsequenced ones to the bypass, counted. */

@@ -32,6 +32,8 @@ public final class ExecutionOrderState {
     public static final String GATE_NAME = "posting: per-account execution order gate (AP13/CS07)";
     public static final String UNWRAP_UID = "posting-exec-order-unwrap-v1";
     public static final String UNWRAP_NAME = "posting: ordered fills";
+    public static final String STALE_REPLAYS_UID = "posting-exec-order-stale-replays-v1";
+    public static final String STALE_REPLAYS_NAME = "posting: replayed fills found stale";
 
     /** Metric group of the stamp operator (the gate reports under the gate's group). */
     public static final String METRIC_GROUP = "executionOrder";

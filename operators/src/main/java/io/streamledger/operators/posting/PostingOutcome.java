@@ -33,8 +33,19 @@ public class PostingOutcome {
 
     private long replayVersion;
 
+    /** A replayed fill's entry reference (see {@link TradeFill#getReplayOf()}). */
+    private String replayOf;
+
     /** For Flink's POJO serializer. */
     public PostingOutcome() {}
+
+    public String getReplayOf() {
+        return replayOf;
+    }
+
+    public void setReplayOf(String replayOf) {
+        this.replayOf = replayOf;
+    }
 
     public String getReplayReason() {
         return replayReason;
@@ -179,6 +190,7 @@ public class PostingOutcome {
         o.setExecutedAtMillis(fill.getExecutedAtMillis());
         o.setReplayReason(fill.getReplayReason());
         o.setReplayVersion(fill.getReplayVersion());
+        o.setReplayOf(fill.getReplayOf());
         return o;
     }
 

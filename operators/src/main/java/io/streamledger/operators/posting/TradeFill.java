@@ -1,6 +1,7 @@
 package io.streamledger.operators.posting;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.streamledger.model.keys.DeadLetterKey;
 import java.math.BigDecimal;
 import java.util.Objects;
 
@@ -44,16 +45,34 @@ public class TradeFill {
     private BigDecimal pendingQuantity = BigDecimal.ZERO;
 
     /**
-     * On a fill re-injected from the dead-letter table (CS08 replay): the entry's reason and the
-     * version its replay was requested at; null / 0 on fills from the stream. Not part of the
-     * fill's JSON.
+     * On a fill re-injected from the dead-letter table (CS08 replay): the entry's reason, the
+     * version its replay was requested at and the entry's reference ({@code DeadLetterKey#ref},
+     * what the job settles); null / 0 on fills from the stream. Not part of the fill's JSON.
      */
     private String replayReason;
 
     private long replayVersion;
 
+    private String replayOf;
+
     /** For Flink's POJO serializer. */
     public TradeFill() {}
+
+    /** Tags this fill as the replay of the entry {@code key} requested at {@code version}. */
+    public void tagReplay(DeadLetterKey key, long version) {
+        replayOf = key.ref();
+        replayReason = key.reason();
+        replayVersion = version;
+    }
+
+    @JsonIgnore
+    public String getReplayOf() {
+        return replayOf;
+    }
+
+    public void setReplayOf(String replayOf) {
+        this.replayOf = replayOf;
+    }
 
     @JsonIgnore
     public String getReplayReason() {

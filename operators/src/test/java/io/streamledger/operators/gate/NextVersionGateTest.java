@@ -437,4 +437,38 @@ class NextVersionGateTest {
         assertThat(side(h, GateState.GAP_NOTICES)).isEmpty();
         assertThat(h.numProcessingTimeTimers()).isEqualTo(1);
     }
+
+    private static GateEvent replay(GateEvent e, String entry) {
+        e.setReplayOf(entry);
+        e.setReplayVersion(2);
+        return e;
+    }
+
+    @Test
+    void aParkedReplayIsReportedWithTheMissingVersionAndReleasedWithItsTag() throws Exception {
+        h = gateHarness(CONFIG, null);
+        h.processElement(ev("k", 1), 0L);
+        h.processElement(replay(ev("k", 4), "pk\nsk-a"), 0L);
+        h.processElement(ev("k", 3), 0L);
+        // a second request of another entry for the parked replay changes nothing
+        h.processElement(replay(ev("k", 4), "pk\nsk-b"), 0L);
+
+        assertThat(side(h, GateState.PARKED_REPLAYS))
+                .singleElement()
+                .satisfies(
+                        p -> {
+                            assertThat(p.getReplayOf()).isEqualTo("pk\nsk-a");
+                            assertThat(p.getVersion()).isEqualTo(4);
+                            assertThat(p.getMissingVersion()).isEqualTo(2);
+                        });
+        assertThat(side(h, GateState.DUPLICATES))
+                .extracting(GateEvent::getReplayOf)
+                .containsExactly("pk\nsk-b");
+
+        h.processElement(ev("k", 2), 0L);
+        assertThat(appliedVersions(h)).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(h.extractOutputValues().get(3).getReplayOf()).isEqualTo("pk\nsk-a");
+        assertThat(h.extractOutputValues().get(2).isReplay()).isFalse();
+        assertDrained(1);
+    }
 }

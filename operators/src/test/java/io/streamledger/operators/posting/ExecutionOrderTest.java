@@ -2,6 +2,7 @@ package io.streamledger.operators.posting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.operators.gate.DeadLetter;
 import io.streamledger.operators.gate.DeadLetterReason;
 import io.streamledger.operators.gate.GapBreak;
@@ -228,5 +229,76 @@ class ExecutionOrderTest {
         } finally {
             stamp.close();
         }
+    }
+
+    private static final DeadLetterKey SOURCE_ENTRY =
+            new DeadLetterKey("_unknown", "posting", "UNPARSEABLE_RECORD", "e1");
+    private static final DeadLetterKey SECOND_ENTRY =
+            new DeadLetterKey("_unknown", "posting", "UNPARSEABLE_RECORD", "e2");
+
+    private static TradeFill replayed(TradeFill f, DeadLetterKey entry) {
+        f.tagReplay(entry, 4);
+        return f;
+    }
+
+    /** The fills that left the gate, unwrapped with their replay tags as the job does. */
+    private List<TradeFill> unwrapped() {
+        return h.extractOutputValues().stream().map(ExecutionOrder::fromGateEvent).toList();
+    }
+
+    @Test
+    void aReplayedSourceFillMeetsTheAccountOrderAndKeepsItsEntryThroughTheGate() throws Exception {
+        h = gate(CONFIG, null);
+        send(fill("A1", 1, "BUY", "60"));
+        send(fill("A1", 3, "SELL", "133")); // parked: 2 never parsed
+        // the replay of 3's own source entry is a re-delivery of the parked fill: it takes its
+        // place and is reported parked, not as a duplicate
+        send(replayed(fill("A1", 3, "SELL", "133"), SECOND_ENTRY));
+        assertThat(side(GateState.DUPLICATES)).isEmpty();
+        assertThat(side(GateState.PARKED_REPLAYS))
+                .singleElement()
+                .satisfies(
+                        p -> {
+                            assertThat(p.getReplayOf()).isEqualTo(SECOND_ENTRY.ref());
+                            assertThat(p.getReplayVersion()).isEqualTo(4);
+                            assertThat(p.getSourceKey()).isEqualTo("t1/A1");
+                            assertThat(p.getVersion()).isEqualTo(3);
+                            assertThat(p.getMissingVersion()).isEqualTo(2);
+                        });
+
+        send(replayed(fill("A1", 2, "BUY", "111"), SOURCE_ENTRY));
+
+        List<TradeFill> out = unwrapped();
+        assertThat(out).extracting(TradeFill::getAccountExecSeq).containsExactly(1L, 2L, 3L);
+        assertThat(out)
+                .extracting(TradeFill::getReplayOf)
+                .containsExactly(null, SOURCE_ENTRY.ref(), SECOND_ENTRY.ref());
+        assertThat(out.get(1).getReplayReason()).isEqualTo("UNPARSEABLE_RECORD");
+        assertThat(out.get(1).getReplayVersion()).isEqualTo(4);
+        assertThat(out.get(1)).isEqualTo(fill("A1", 2, "BUY", "111"));
+        assertThat(function().tracker().parked()).isZero();
+    }
+
+    @Test
+    void aStaleReplayGoesOnToTheGuardAStaleStreamFillDoesNot() throws Exception {
+        h = gate(CONFIG, null);
+        send(fill("A1", 1, "BUY", "60"));
+        send(fill("A1", 1, "BUY", "60"));
+        send(replayed(fill("A1", 1, "BUY", "60"), SOURCE_ENTRY));
+        assertThat(side(GateState.STALE)).hasSize(2);
+
+        List<TradeFill> forwarded = new ArrayList<>();
+        var staleReplays = new ExecutionOrder.StaleReplays();
+        for (GateEvent e : side(GateState.STALE)) {
+            staleReplays.flatMap(
+                    e, new org.apache.flink.api.common.functions.util.ListCollector<>(forwarded));
+        }
+        assertThat(forwarded)
+                .singleElement()
+                .satisfies(
+                        f -> {
+                            assertThat(f.getReplayOf()).isEqualTo(SOURCE_ENTRY.ref());
+                            assertThat(f).isEqualTo(fill("A1", 1, "BUY", "60"));
+                        });
     }
 }

@@ -1,6 +1,7 @@
 package io.streamledger.sinks.posting;
 
 import io.streamledger.aws.client.DynamoDbClientConfig;
+import io.streamledger.aws.deadletter.DeadLetterEntry;
 import io.streamledger.aws.retry.RetryPolicy;
 import io.streamledger.aws.retry.Retrying;
 import io.streamledger.operators.posting.PostingOutcome;
@@ -87,24 +88,19 @@ public final class PostingRejectionSink implements Sink<PostingOutcome> {
         @Override
         public void write(PostingOutcome o, Context context) throws IOException {
             try {
-                boolean repeat =
-                        rejections.write(
-                                ddb,
-                                retrying,
-                                rejections.deadLetter(o, operator),
-                                rejections.breakOf(o));
+                DeadLetterEntry entry = rejections.deadLetter(o, operator);
+                boolean repeat = rejections.write(ddb, retrying, entry, rejections.breakOf(o));
                 (repeat ? repeats : written).inc();
                 rejectedFills.inc();
-                if (o.getReplayReason() != null) {
+                if (o.getReplayOf() != null) {
                     // a replayed fill rejected again: its entry goes back to the open queue
                     rejections.settleReplay(
                             ddb,
                             retrying,
-                            o.getTenant(),
-                            o.getEventId(),
-                            o.getReplayReason(),
+                            o.getReplayOf(),
                             o.getReplayVersion(),
                             false,
+                            PostingRejections.sameEntry(o.getReplayOf(), entry.key()),
                             o.getReason());
                     replayFailed.inc();
                 }

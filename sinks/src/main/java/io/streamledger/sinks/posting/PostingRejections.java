@@ -138,42 +138,50 @@ public record PostingRejections(String job, String deadLetterTable, BreakWrites 
     }
 
     /**
-     * Settles the dead-letter entry a replayed fill came from: REPLAY_REQUESTED → REPLAYED when it
-     * posted (or was already posted), → OPEN (back in the operators' queue, its attempts already
-     * bumped by {@link #write}) when it was set aside again. Conditional on the requested version,
-     * so a second copy of one replay changes nothing.
+     * Settles the dead-letter entry a replayed fill came from ({@code replayOf}, a {@code
+     * DeadLetterKey#ref}): REPLAY_REQUESTED (or REPLAY_PARKED, if its gate held it behind a gap) →
+     * REPLAYED when it posted (or was already posted), → OPEN (back in the operators' queue) when
+     * it was set aside again, its attempts bumped by {@link #write} when that landed on this same
+     * entry ({@code attemptCounted}), else by the settle. Conditional on the requested version
+     * ({@code DeadLetterItems#settleReplayRequests}), so a second copy of one replay changes
+     * nothing.
      *
      * @return false if the entry had moved on (a repeat of this replay)
      */
     public boolean settleReplay(
             DynamoDbClient ddb,
             Retrying retrying,
-            String tenant,
-            String eventId,
-            String replayReason,
+            String replayOf,
             long replayVersion,
             boolean posted,
+            boolean attemptCounted,
             String note) {
-        try {
-            retrying.call(
-                    () ->
-                            ddb.updateItem(
-                                    DeadLetterItems.settleReplay(
-                                            deadLetterTable,
-                                            key(tenant, eventId, DeadLetterReason.of(replayReason)),
-                                            replayVersion,
-                                            posted,
-                                            true,
-                                            "job:" + job,
-                                            note,
-                                            Instant.now())));
-            return true;
-        } catch (RuntimeException e) {
-            if (DynamoDbErrorClassifier.classify(e) != ErrorClass.CONDITION_FAILED) {
-                throw e;
-            }
-            return false;
-        }
+        return DeadLetterItems.settleFirst(
+                DeadLetterItems.settleReplayRequests(
+                        deadLetterTable,
+                        DeadLetterKey.fromRef(replayOf),
+                        replayVersion,
+                        posted,
+                        attemptCounted,
+                        "job:" + job,
+                        note,
+                        Instant.now()),
+                request -> {
+                    try {
+                        retrying.call(() -> ddb.updateItem(request));
+                        return true;
+                    } catch (RuntimeException e) {
+                        if (DynamoDbErrorClassifier.classify(e) != ErrorClass.CONDITION_FAILED) {
+                            throw e;
+                        }
+                        return false;
+                    }
+                });
+    }
+
+    /** Whether {@code replayOf} names {@code entry}'s own key (its upsert counted the attempt). */
+    public static boolean sameEntry(@Nullable String replayOf, DeadLetterKey entry) {
+        return replayOf != null && entry.ref().equals(replayOf);
     }
 
     private static String aggregateKey(String accountId) {

@@ -403,7 +403,8 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
 
     /**
      * A replayed fill that posted, or had been posted already (a counted no-op at its receipt),
-     * marks its dead-letter entry REPLAYED; one set aside again sends it back to OPEN.
+     * marks its dead-letter entry REPLAYED; one set aside again sends it back to OPEN, with one
+     * more attempt unless it was set aside on that same entry (whose upsert counted it).
      */
     private CompletableFuture<PostingOutcome> settleReplay(TradeFill fill, PostingOutcome o) {
         if (!fill.isReplay()) {
@@ -417,11 +418,18 @@ final class PostingTransactionWriter implements SinkWriter<TradeFill> {
                     r.settleReplay(
                             setAsideClient(),
                             setAsideRetrying,
-                            fill.getTenant(),
-                            fill.getEventId(),
-                            fill.getReplayReason(),
+                            fill.getReplayOf(),
                             fill.getReplayVersion(),
                             posted,
+                            !posted
+                                    && PostingRejections.sameEntry(
+                                            fill.getReplayOf(),
+                                            r.key(
+                                                    fill.getTenant(),
+                                                    fill.getEventId(),
+                                                    o.getStatus() == PostingStatus.QUARANTINED
+                                                            ? DeadLetterReason.QUARANTINED
+                                                            : DeadLetterReason.REJECTED_FILL)),
                             posted ? o.getStatus().name() : o.getReason());
                     (posted
                                     ? o.getStatus() == PostingStatus.APPLIED

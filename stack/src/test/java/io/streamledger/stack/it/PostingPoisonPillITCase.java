@@ -70,7 +70,8 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * cap is rejected with LEDGER_MONTH_LIMIT into the dead-letter table with its break, a fill whose
  * transaction keeps failing is quarantined after its retry budget, every other fill posts, and the
  * job never restarts (its RESTARTING timestamp stays 0 although a restart strategy is set); the
- * posting and projection jobs' dead letters replay with effects exactly once.
+ * posting and projection jobs' dead letters replay with effects exactly once, a posting source
+ * entry before the execution-order gate (a replay parked behind a gap says so on its entry).
  */
 class PostingPoisonPillITCase {
 
@@ -293,19 +294,9 @@ class PostingPoisonPillITCase {
         Workload w = new Workload(23, 1, 2, 2, 12, 3);
         List<OutboxEvent> events = sequenced(w);
         String tenant = w.fills.get(0).tenant();
-        Map<String, List<OutboxEvent>> byAccount = new java.util.TreeMap<>();
-        for (int i = 0; i < events.size(); i++) {
-            byAccount
-                    .computeIfAbsent(w.fills.get(i).account(), a -> new ArrayList<>())
-                    .add(events.get(i));
-        }
-        String account =
-                byAccount.entrySet().stream()
-                        .filter(a -> a.getValue().size() >= 4)
-                        .findFirst()
-                        .orElseThrow()
-                        .getKey();
-        List<OutboxEvent> blocked = byAccount.get(account);
+        Map.Entry<String, List<OutboxEvent>> chosen = accountOfFourFills(w, events);
+        String account = chosen.getKey();
+        List<OutboxEvent> blocked = chosen.getValue();
         OutboxEvent missing = blocked.get(1); // accountExecSeq 2
         Set<String> parked =
                 blocked.subList(2, blocked.size()).stream()
@@ -412,6 +403,145 @@ class PostingPoisonPillITCase {
                 assertNoRestart(cluster, job);
             }
         }
+    }
+
+    /**
+     * CS08 replay of the posting job's source dead letters before its execution-order gate (CS07):
+     * an account whose fills at sequences 2 and 3 were set aside unparsed parks its later fills;
+     * the replay of 3 parks too and its entry says so (REPLAY_PARKED, naming the gap record and the
+     * missing version 2); the replay of 2 releases the account, and both entries settle REPLAYED
+     * with every fill of the account posted once.
+     */
+    @Test
+    void sourceDeadLettersReplayBeforeTheGateAndAParkedOneSaysWhyUntilItsGapCloses(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        Workload w = new Workload(23, 1, 2, 2, 12, 3);
+        List<OutboxEvent> events = sequenced(w);
+        String tenant = w.fills.get(0).tenant();
+        Map.Entry<String, List<OutboxEvent>> chosen = accountOfFourFills(w, events);
+        String account = chosen.getKey();
+        List<OutboxEvent> blocked = chosen.getValue();
+        List<OutboxEvent> unparsed = blocked.subList(1, 3); // sequences 2 and 3
+        String ctx = stack.table(Tables.CONTEXT);
+        for (OutboxEvent e : events) {
+            if (!unparsed.contains(e)) {
+                Map<String, AttributeValue> item = LocalStack.sdk(OutboxEventCodec.toItem(e));
+                stack.ddb.putItem(b -> b.tableName(ctx).item(item));
+            }
+        }
+        // what the parse step set aside, as a fixed mapper now reads it
+        List<DeadLetterKey> entries = new ArrayList<>();
+        for (OutboxEvent e : unparsed) {
+            DeadLetterEntry d =
+                    new DeadLetterEntry(
+                            null,
+                            PostingJob.ROLE,
+                            io.streamledger.operators.posting.PostingState.PARSE_UID,
+                            DeadLetterReason.UNPARSEABLE_RECORD,
+                            "set aside by an older mapper",
+                            streamsRecord(e),
+                            "utf-8",
+                            "test:" + e.eventId(),
+                            null,
+                            null,
+                            0,
+                            System.currentTimeMillis());
+            stack.ddb.updateItem(DeadLetterItems.upsert(stack.table(Tables.DEAD_LETTER), d));
+            entries.add(d.key());
+        }
+        JobClient job =
+                runPostingJob(
+                        Map.of(
+                                JobOptions.REPLAY_TENANTS.key(),
+                                tenant + ";" + DeadLetterKey.UNKNOWN_TENANT,
+                                JobOptions.REPLAY_POLL_INTERVAL.key(),
+                                "200 ms"));
+        try {
+            int posted = events.size() - 2 - (blocked.size() - 3);
+            await(() -> receipts().size() == posted ? true : null);
+
+            requestReplay(entries.get(1), 1);
+            DeadLetterView parked =
+                    awaitEntry(entries.get(1), v -> v.status() == DeadLetterStatus.REPLAY_PARKED);
+            String key = tenant + "/" + account;
+            assertThat(parked.parkedBehind())
+                    .isEqualTo(
+                            "behind gap "
+                                    + ParkedGapItems.ref(
+                                            PostingJob.ROLE,
+                                            io.streamledger.model.deadletter.ParkedGapIds.of(
+                                                    PostingJob.ROLE,
+                                                    ExecutionOrderState.GATE_UID,
+                                                    key,
+                                                    2))
+                                    + " of "
+                                    + key
+                                    + ": waits for version 2 (this is version 3)");
+            assertThat(receipts()).hasSize(posted).doesNotContain(unparsed.get(1).eventId());
+
+            requestReplay(entries.get(0), 1);
+            for (DeadLetterKey k : entries) {
+                DeadLetterView done = awaitEntry(k, v -> v.status() == DeadLetterStatus.REPLAYED);
+                assertThat(done.history().get(done.history().size() - 1).note())
+                        .isEqualTo("APPLIED");
+                assertThat(done.attempts()).isEqualTo(1);
+            }
+            assertThat(awaitEntry(entries.get(1), v -> true).history())
+                    .extracting(DeadLetterView.Change::action)
+                    .containsExactly("REPLAY", "REPLAY_PARKED", "REPLAYED");
+            await(() -> receipts().size() == events.size() ? true : null);
+            for (OutboxEvent e : blocked) {
+                List<Map<String, AttributeValue>> rows = postingRowsOf(e.eventId());
+                assertThat(rows)
+                        .as("one transaction of " + e.eventId())
+                        .isNotEmpty()
+                        .allSatisfy(
+                                r ->
+                                        assertThat(r.get(LedgerSchema.LINE_COUNT).n())
+                                                .isEqualTo(String.valueOf(rows.size())));
+            }
+        } finally {
+            if (!job.getJobStatus().get().isGloballyTerminalState()) {
+                assertNoRestart(cluster, job);
+            }
+        }
+    }
+
+    /** The first account (by id) with at least four fills, and its sequenced fills in order. */
+    private static Map.Entry<String, List<OutboxEvent>> accountOfFourFills(
+            Workload w, List<OutboxEvent> events) {
+        Map<String, List<OutboxEvent>> byAccount = new java.util.TreeMap<>();
+        for (int i = 0; i < events.size(); i++) {
+            byAccount
+                    .computeIfAbsent(w.fills.get(i).account(), a -> new ArrayList<>())
+                    .add(events.get(i));
+        }
+        return byAccount.entrySet().stream()
+                .filter(a -> a.getValue().size() >= 4)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    /** {@code e}'s outbox item as the DynamoDB Streams connector hands it to the parse step. */
+    private static String streamsRecord(OutboxEvent e) {
+        Map<String, io.streamledger.model.change.AttributeValue> item = OutboxEventCodec.toItem(e);
+        var root = JsonFields.MAPPER.createObjectNode();
+        root.put("eventID", "dl-" + e.eventId());
+        root.put("eventName", "INSERT");
+        root.put("eventVersion", "1.1");
+        root.put("eventSource", "aws:dynamodb");
+        root.put("awsRegion", "us-east-1");
+        var ddb = root.putObject("dynamodb");
+        ddb.put("ApproximateCreationDateTime", System.currentTimeMillis()); // connector: millis
+        ddb.set(
+                "Keys",
+                io.streamledger.model.change.AttributeValueJson.writeItem(
+                        Map.of(Attr.PK, item.get(Attr.PK), Attr.SK, item.get(Attr.SK))));
+        ddb.set("NewImage", io.streamledger.model.change.AttributeValueJson.writeItem(item));
+        ddb.put("SequenceNumber", "4711");
+        ddb.put("SizeBytes", 100);
+        ddb.put("StreamViewType", "NEW_AND_OLD_IMAGES");
+        return root.toString();
     }
 
     private static ParkedGapItems.View openGap(
