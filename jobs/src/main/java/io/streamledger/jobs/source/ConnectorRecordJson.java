@@ -3,6 +3,8 @@ package io.streamledger.jobs.source;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.model.change.ChangeRecord;
+import io.streamledger.model.change.DynamoDbStreamsRecordParser;
 import io.streamledger.model.change.JsonFields;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -32,6 +34,23 @@ public final class ConnectorRecordJson {
     private static final ObjectMapper MAPPER = JsonFields.MAPPER;
 
     private ConnectorRecordJson() {}
+
+    /**
+     * The model's record of the connector's JSON: one streaming pass for a well-formed record (no
+     * tree, milliseconds read as such); anything else through {@link #normalize} and the tree
+     * parser, whose exception names the error.
+     *
+     * @param tableName the table whose stream was read
+     * @param shardId the stream shard it was read from, or null
+     */
+    public static ChangeRecord parse(byte[] connectorJson, String tableName, String shardId)
+            throws IOException {
+        ChangeRecord fast =
+                DynamoDbStreamsRecordParser.parseStreaming(connectorJson, tableName, shardId, true);
+        return fast != null
+                ? fast
+                : DynamoDbStreamsRecordParser.parse(normalize(connectorJson), tableName, shardId);
+    }
 
     /** The record in DynamoDB Streams wire shape. */
     public static JsonNode normalize(byte[] connectorJson) throws IOException {

@@ -2,7 +2,6 @@ package io.streamledger.jobs.source;
 
 import io.streamledger.jobs.config.JobOptions.KinesisPayload;
 import io.streamledger.model.change.ChangeRecord;
-import io.streamledger.model.change.DynamoDbStreamsRecordParser;
 import io.streamledger.model.change.KinesisDynamoDbRecordParser;
 import io.streamledger.model.change.OutboxEvent;
 import io.streamledger.model.change.SourcePosition;
@@ -97,11 +96,7 @@ public final class ParseChanges<T> extends ProcessFunction<RawChange, T> {
         if (Transport.DYNAMODB_STREAMS.name().equals(raw.getTransport())) {
             ChangeRecord change;
             try {
-                change =
-                        DynamoDbStreamsRecordParser.parse(
-                                ConnectorRecordJson.normalize(raw.getData()),
-                                tableName,
-                                raw.getShardId());
+                change = ConnectorRecordJson.parse(raw.getData(), tableName, raw.getShardId());
             } catch (Exception e) {
                 throw new DecodeFailure(e.getClass().getSimpleName() + ": " + e.getMessage());
             }

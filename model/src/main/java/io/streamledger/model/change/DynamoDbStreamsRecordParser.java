@@ -40,6 +40,22 @@ public final class DynamoDbStreamsRecordParser {
     }
 
     /**
+     * Parses a record given as UTF-8 JSON bytes in one streaming pass, without a JSON tree: the
+     * fast path for well-formed records. It accepts exactly what {@link #parse(JsonNode, String,
+     * String)} accepts and yields the same record; for anything it does not accept it returns null,
+     * and the caller parses the tree, whose exception names the error.
+     *
+     * @param creationMillis {@code ApproximateCreationDateTime} is whole epoch milliseconds (an SDK
+     *     v1 {@code Record} as the DynamoDB Streams Kinesis adapter serializes it) instead of the
+     *     API's epoch seconds
+     * @return the record, or null when the tree parser must decide
+     */
+    public static @Nullable ChangeRecord parseStreaming(
+            byte[] json, String tableName, @Nullable String shardId, boolean creationMillis) {
+        return StreamingRecordReader.read(json, tableName, shardId, creationMillis);
+    }
+
+    /**
      * Parses a record given as a JSON tree.
      *
      * @param tableName the table whose stream was read
@@ -59,7 +75,7 @@ public final class DynamoDbStreamsRecordParser {
         JsonNode dynamodb = JsonFields.requireObject(root.get("dynamodb"), "$.dynamodb");
         Instant created = creationTime(dynamodb);
         String sequence = JsonFields.requireText(dynamodb, "SequenceNumber", "$.dynamodb");
-        if (!SEQUENCE.matcher(sequence).matches()) {
+        if (!isSequenceNumber(sequence)) {
             throw new ChangeRecordParseException(
                     "$.dynamodb.SequenceNumber",
                     "expected 1..40 decimal digits, got '" + sequence + "'");
@@ -94,6 +110,15 @@ public final class DynamoDbStreamsRecordParser {
         }
         BigDecimal seconds =
                 JsonFields.requireNumber(dynamodb, "ApproximateCreationDateTime", "$.dynamodb");
+        return epochSeconds(seconds, path);
+    }
+
+    static boolean isSequenceNumber(String sequence) {
+        return SEQUENCE.matcher(sequence).matches();
+    }
+
+    /** Epoch seconds, a fraction allowed, as an instant (floor to the nanosecond). */
+    static Instant epochSeconds(BigDecimal seconds, String path) {
         try {
             long whole = seconds.setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
             long nanos =

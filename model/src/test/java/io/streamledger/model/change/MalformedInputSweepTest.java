@@ -59,7 +59,8 @@ class MalformedInputSweepTest {
         return variants;
     }
 
-    private static void collect(JsonNode node, List<String> prefix, List<List<String>> out) {
+    /** Every object field path below {@code node} (shared with the streaming reader's sweep). */
+    static void collect(JsonNode node, List<String> prefix, List<List<String>> out) {
         if (!node.isObject()) {
             return;
         }
@@ -73,7 +74,7 @@ class MalformedInputSweepTest {
         }
     }
 
-    private static JsonNode navigate(JsonNode root, List<String> path) {
+    static JsonNode navigate(JsonNode root, List<String> path) {
         JsonNode node = root;
         for (String p : path) {
             node = node.get(p);

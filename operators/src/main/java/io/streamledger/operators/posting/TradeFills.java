@@ -2,6 +2,8 @@ package io.streamledger.operators.posting;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.streamledger.model.change.AttributeValue;
 import io.streamledger.model.change.ChangeRecord;
 import io.streamledger.model.change.JsonFields;
@@ -26,16 +28,19 @@ public final class TradeFills {
 
     public static final String TRADE_EXECUTED = "TradeExecuted";
 
+    // built once: the execution-order gate writes and reads every fill's JSON
+    private static final ObjectWriter WRITER =
+            JsonFields.MAPPER
+                    .writerFor(TradeFill.class)
+                    .with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+    private static final ObjectReader READER = JsonFields.MAPPER.readerFor(TradeFill.class);
+
     private TradeFills() {}
 
-    /** The fill announced by an outbox INSERT, or empty for anything else. */
     /** The fill as JSON (exact decimals, plain notation): the payload of a rejected fill. */
     public static String toJson(TradeFill fill) {
         try {
-            return JsonFields.MAPPER
-                    .writer()
-                    .with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
-                    .writeValueAsString(fill);
+            return WRITER.writeValueAsString(fill);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("fill " + fill.getEventId() + " not serializable", e);
         }
@@ -44,12 +49,13 @@ public final class TradeFills {
     /** The inverse of {@link #toJson}: the fill a gate event carries. */
     public static TradeFill fromJson(String json) {
         try {
-            return JsonFields.MAPPER.readValue(json, TradeFill.class);
+            return READER.readValue(json);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("not a fill: " + json, e);
         }
     }
 
+    /** The fill announced by an outbox INSERT, or empty for anything else. */
     public static Optional<TradeFill> fromChange(ChangeRecord change) {
         if (change.operation() != Operation.INSERT || change.newImage() == null) {
             return Optional.empty();

@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Recording;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
@@ -36,6 +37,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * End-to-end AP07 freshness benchmark (a main, not a test): the posting and projection jobs on a
@@ -53,6 +55,10 @@ import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
  * exists with {@code sourceVersion ≥ 1}. A poller reads pending probes with BatchGetItem every
  * {@code pollMs} (the figures include up to that much detection delay). The other fills go to a
  * pool of load accounts; every fill hits the tenant's house accounts, as in production.
+ *
+ * <p>{@code rates=100,200,…} sweeps: each rate runs on its own fresh stack in this JVM (warm-up +
+ * window each) and the closing table has one row per rate. {@code jfr=file} records a JFR profile
+ * of each measured window.
  */
 public final class FreshnessBenchmark {
 
@@ -60,32 +66,47 @@ public final class FreshnessBenchmark {
     private static final String PROBE = "probe-";
     private static final String WRITER_THREAD = "freshness-writer-";
     private static final String DRIVERS = "benchmark writers + poller";
+    private static final String ENDPOINT = "local endpoint";
+    private static final String JOBS = "jobs (Flink tasks, their SDK clients, runtime)";
 
     private final Map<String, String> opts;
-    private final int rate;
+    private final List<Integer> rates;
     private final int seconds;
     private final int warmup;
     private final int sampleEvery;
     private final long timeoutMs;
     private final long pollMs;
 
-    /** probe account → its probe, until visible or timed out. */
-    private final Map<String, Probe> pending = new ConcurrentHashMap<>();
+    // per phase (one rate): reset by newPhase before any of the phase's threads start
+    private int rate;
 
-    private final List<Long> freshnessMs = Collections.synchronizedList(new ArrayList<>());
-    private final List<Long> postedMs = Collections.synchronizedList(new ArrayList<>());
-    private final AtomicLong neverVisible = new AtomicLong();
-    private final AtomicLong writeErrors = new AtomicLong();
-    private volatile boolean driving = true;
+    /** probe account → its probe, until visible or timed out. */
+    private Map<String, Probe> pending;
+
+    private List<Long> freshnessMs;
+    private List<Long> postedMs;
+    private AtomicLong neverVisible;
+    private AtomicLong writeErrors;
+    private Map<String, AtomicLong> accountSeqs;
+    private volatile boolean driving;
 
     private FreshnessBenchmark(Map<String, String> opts) {
         this.opts = opts;
-        this.rate = num("rate", 1000);
+        this.rates = rates(opts);
         this.seconds = num("seconds", 30);
         this.warmup = num("warmup", 5);
         this.sampleEvery = num("sampleEvery", 10);
         this.timeoutMs = num("timeoutSeconds", 30) * 1000L;
         this.pollMs = num("pollMs", 50);
+    }
+
+    /** {@code rates=100,200} (a sweep, one phase per rate) or the single {@code rate}. */
+    private static List<Integer> rates(Map<String, String> opts) {
+        List<Integer> out = new ArrayList<>();
+        for (String r : opts.getOrDefault("rates", opts.getOrDefault("rate", "1000")).split(",")) {
+            out.add(Integer.parseInt(r.trim()));
+        }
+        return out;
     }
 
     /** Options as {@code key=value}: rate, seconds, warmup, sampleEvery, timeoutSeconds, … */
@@ -107,11 +128,26 @@ public final class FreshnessBenchmark {
     }
 
     private void run() throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (int r : rates) {
+            rows.add(phase(r));
+        }
+        sweep(rows);
+    }
+
+    /**
+     * One rate on a fresh stack (endpoint, tables, MiniCluster) in this JVM: no backlog, table
+     * growth or probe account of an earlier rate reaches it; only the JIT stays warm.
+     */
+    private Row phase(int phaseRate) throws Exception {
+        newPhase(phaseRate);
         String prefix = "fb" + UUID.randomUUID().toString().substring(0, 6) + "-";
         try (LocalStack stack = new LocalStack(prefix, false, null, true)) {
             JobClient job = startJobs(stack);
             try {
                 prime(stack);
+                System.gc(); // an earlier phase's garbage is not this phase's cost
+                String loadBefore = loadAverage();
                 Thread poller = new Thread(countedCpu(() -> poll(stack)), "freshness-poller");
                 poller.start();
                 long receiptsBefore = stack.scan(stack.table(Tables.INBOX)).size();
@@ -128,17 +164,43 @@ public final class FreshnessBenchmark {
                 driving = false;
                 poller.join();
                 neverVisible.addAndGet(pending.size());
-                report(window);
-                long posted = progress(stack) - receiptsBefore;
+                // CPU before the closing scans: they are the benchmark's, not the pipeline's
                 long cpuTotal = processCpuNanos() - cpu0;
-                cpu(cpuDrive, wallDrive, cpuTotal, posted);
                 Map<String, Long> parts = threads.sinceStart();
                 // writers and poller have ended: their own count replaces the live-thread view
                 parts.put(DRIVERS, driverCpuNanos.get());
-                cpuByPart(parts, cpuTotal, posted);
+                String loadAfter = loadAverage();
+                Row row = report(window);
+                long posted = progress(stack) - receiptsBefore;
+                cpu(cpuDrive, wallDrive, cpuTotal, posted);
+                return row.withCpu(cpuByPart(parts, cpuTotal, posted), loadBefore, loadAfter);
             } finally {
                 job.cancel().get();
             }
+        }
+    }
+
+    private void newPhase(int phaseRate) {
+        rate = phaseRate;
+        pending = new ConcurrentHashMap<>();
+        freshnessMs = Collections.synchronizedList(new ArrayList<>());
+        postedMs = Collections.synchronizedList(new ArrayList<>());
+        neverVisible = new AtomicLong();
+        writeErrors = new AtomicLong();
+        accountSeqs = new ConcurrentHashMap<>();
+        driverCpuNanos.set(0);
+        driving = true;
+    }
+
+    /** {@code /proc/loadavg}'s 1/5/15-minute figures ("?" where there is none). */
+    private static String loadAverage() {
+        try {
+            String[] f =
+                    java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
+                            .split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "?";
         }
     }
 
@@ -147,6 +209,12 @@ public final class FreshnessBenchmark {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.createLocalEnvironment(parallelism, new Configuration());
         env.enableCheckpointing(num("checkpointMs", 1000));
+        if (!Boolean.parseBoolean(opts.getOrDefault("genericTypes", "true"))) {
+            env.getConfig().disableGenericTypes(); // any Kryo fallback fails the submission
+        }
+        if (Boolean.parseBoolean(opts.getOrDefault("objectReuse", "false"))) {
+            env.getConfig().enableObjectReuse(); // what chained copies cost, not a job setting
+        }
         env.setRestartStrategy(RestartStrategies.fixedDelayRestart(5, 500));
         Configuration postingConf = jobOptions(stack.configReading(Tables.CONTEXT));
         new PostingJob(
@@ -214,19 +282,20 @@ public final class FreshnessBenchmark {
                                     boolean probe = i % sampleEvery == 0;
                                     String account =
                                             probe
-                                                    ? PROBE + i
+                                                    ? PROBE + rate + "-" + i
                                                     : "acct-"
                                                             + ThreadLocalRandom.current()
                                                                     .nextInt(
                                                                             num(
                                                                                     "loadAccounts",
                                                                                     200));
-                                    try {
-                                        write(stack, context, fill(account, i));
-                                    } catch (RuntimeException e) {
-                                        if (writeErrors.getAndIncrement() == 0) {
-                                            System.err.println("first write error: " + e);
-                                        }
+                                    // stamped as FillService does (CS04): the posting job's
+                                    // execution-order gate sees the production path
+                                    long seq =
+                                            accountSeqs
+                                                    .computeIfAbsent(account, a -> new AtomicLong())
+                                                    .incrementAndGet();
+                                    if (!writeSequenced(stack, context, fill(account, i, seq))) {
                                         i = next.getAndIncrement();
                                         continue;
                                     }
@@ -246,8 +315,52 @@ public final class FreshnessBenchmark {
                             }));
         }
         pool.shutdown();
+        Recording jfr = null;
+        String jfrFile = opts.get("jfr");
+        if (jfrFile != null) {
+            // the measured window only: warm-up (JIT, first shards) is not the steady state
+            long toWindow = measureFrom - System.nanoTime();
+            if (toWindow > 0) {
+                pool.awaitTermination(toWindow, TimeUnit.NANOSECONDS);
+            }
+            jfr = new Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+            jfr.setDestination(
+                    java.nio.file.Path.of(
+                            rates.size() == 1
+                                    ? jfrFile
+                                    : jfrFile.replaceFirst("(\\.jfr)?$", "-" + rate + ".jfr")));
+            jfr.start();
+        }
         pool.awaitTermination(1, TimeUnit.DAYS);
+        if (jfr != null) {
+            jfr.stop(); // writes the destination
+            jfr.close();
+        }
         return new long[] {window[0], window[1], measured.get()};
+    }
+
+    /**
+     * Writes a stamped fill, retrying a failed call (its sequence is taken: a fill left out would
+     * park its account's later fills); a cancelled retry means the first call had committed.
+     */
+    private boolean writeSequenced(LocalStack stack, String context, OutboxEvent fill) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                write(stack, context, fill);
+                return true;
+            } catch (RuntimeException e) {
+                if (attempt > 1 && e instanceof TransactionCanceledException) {
+                    return true; // the outbox item's create-once condition: already written
+                }
+                if (writeErrors.getAndIncrement() == 0) {
+                    System.err.println("first write error: " + e);
+                }
+                if (attempt == 5) {
+                    System.err.println("fill " + fill.eventId() + " not written: its account gaps");
+                    return false;
+                }
+            }
+        }
     }
 
     private static void write(LocalStack stack, String context, OutboxEvent fill) {
@@ -260,7 +373,7 @@ public final class FreshnessBenchmark {
      * discovery of both sources and the sinks are up, so the warm-up measures steady state.
      */
     private void prime(LocalStack stack) throws InterruptedException {
-        write(stack, stack.table(Tables.CONTEXT), fill("prime", -1));
+        write(stack, stack.table(Tables.CONTEXT), fill("prime", -1, 1));
         Map<String, AttributeValue> key = viewKey("prime");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (!stack.ddb.getItem(b -> b.tableName(stack.portfolioTable()).key(key)).hasItem()) {
@@ -278,20 +391,25 @@ public final class FreshnessBenchmark {
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 
-    /** A buy of 1–100 shares at 10.00–999.99 with a fee of 0.00–2.99 (exact decimals). */
-    private static OutboxEvent fill(String account, long i) {
+    /**
+     * A buy or sell of 1–100 shares at 10.00–999.99 with a fee of 0.00–2.99 (exact decimals), the
+     * account's execution sequence {@code seq}.
+     */
+    private static OutboxEvent fill(String account, long i, long seq) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
-        return Workload.tradeExecuted(
-                TENANT,
-                account,
-                "SYM" + r.nextInt(8),
-                r.nextInt(3) != 0,
-                BigDecimal.valueOf(1 + r.nextInt(100)),
-                BigDecimal.valueOf(1_000 + r.nextInt(99_000), 2),
-                BigDecimal.valueOf(r.nextInt(300), 2),
-                "o-bench-" + i,
-                0,
-                Instant.now());
+        OutboxEvent e =
+                Workload.tradeExecuted(
+                        TENANT,
+                        account,
+                        "SYM" + r.nextInt(8),
+                        r.nextInt(3) != 0,
+                        BigDecimal.valueOf(1 + r.nextInt(100)),
+                        BigDecimal.valueOf(1_000 + r.nextInt(99_000), 2),
+                        BigDecimal.valueOf(r.nextInt(300), 2),
+                        "o-bench-" + i,
+                        0,
+                        Instant.now());
+        return Workload.withAccountExecSeq(e, seq);
     }
 
     /** A sampled fill: accepted, then its authority written (posted), then its view row seen. */
@@ -382,7 +500,7 @@ public final class FreshnessBenchmark {
         return Map.of(Attr.PK, AttributeValue.fromS(k.pk()), Attr.SK, AttributeValue.fromS(k.sk()));
     }
 
-    private void report(long[] window) {
+    private Row report(long[] window) {
         List<Long> ms = sorted(freshnessMs);
         List<Long> posted = sorted(postedMs);
         double secs = window[2] > 1 ? (window[1] - window[0]) / 1e9 : 0;
@@ -414,6 +532,62 @@ public final class FreshnessBenchmark {
                     pct(posted, 95),
                     pct(posted, 99),
                     posted.get(posted.size() - 1));
+        }
+        return new Row(
+                rate,
+                secs > 0 ? window[2] / secs : 0.0,
+                ms.isEmpty() ? -1 : pct(ms, 50),
+                ms.isEmpty() ? -1 : pct(ms, 99),
+                neverVisible.get(),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * One rate's figures: ms CPU per fill by part = jobs, local endpoint, writers + poller, GC /
+     * JIT / other (null before the CPU is known).
+     */
+    private record Row(
+            int offered,
+            double achieved,
+            long p50,
+            long p99,
+            long never,
+            double[] cpu,
+            String loadBefore,
+            String loadAfter) {
+
+        Row withCpu(double[] parts, String before, String after) {
+            return new Row(offered, achieved, p50, p99, never, parts, before, after);
+        }
+    }
+
+    /** The table of every phase, one row per rate (also for a single rate). */
+    private static void sweep(List<Row> rows) {
+        System.out.println();
+        System.out.println(
+                "| offered | achieved | p50 ms | p99 ms | never visible | ms CPU per fill: jobs"
+                        + " / endpoint / writers+poller / GC+JIT+other (total) | load before →"
+                        + " after |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        for (Row r : rows) {
+            double[] c = r.cpu() == null ? new double[4] : r.cpu();
+            System.out.printf(
+                    "| %,d/s | %,.0f/s | %,d | %,d | %,d | %.2f / %.2f / %.2f / %.2f (%.2f) | %s"
+                            + " → %s |%n",
+                    r.offered(),
+                    r.achieved(),
+                    r.p50(),
+                    r.p99(),
+                    r.never(),
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    c[0] + c[1] + c[2] + c[3],
+                    r.loadBefore(),
+                    r.loadAfter());
         }
     }
 
@@ -448,23 +622,23 @@ public final class FreshnessBenchmark {
     }
 
     /** Which part of the one-JVM stack a thread belongs to (names set by each part). */
-    private static String cpuGroup(String thread) {
+    static String cpuGroup(String thread) {
         if (thread.startsWith("local-dynamodb-http")) {
-            return "local endpoint";
+            return ENDPOINT;
         }
         if (thread.startsWith(WRITER_THREAD) || thread.equals("freshness-poller")) {
             return DRIVERS;
         }
-        return "jobs (Flink tasks, their SDK clients, runtime)";
+        return JOBS;
     }
 
     /**
      * CPU per fill by part: what the product's jobs cost, apart from the local endpoint (on AWS,
      * DynamoDB's CPU is not ours) and the benchmark's own writers and poller.
      */
-    private static void cpuByPart(Map<String, Long> parts, long cpuTotal, long posted) {
+    private static double[] cpuByPart(Map<String, Long> parts, long cpuTotal, long posted) {
         if (posted <= 0) {
-            return;
+            return new double[4];
         }
         long named = 0;
         for (Map.Entry<String, Long> e : parts.entrySet()) {
@@ -473,9 +647,16 @@ public final class FreshnessBenchmark {
                     "  cpu by part     %-48s %6.2f ms per fill%n",
                     e.getKey(), e.getValue() / 1e6 / posted);
         }
+        double other = Math.max(0, cpuTotal - named) / 1e6 / posted;
         System.out.printf(
                 "  cpu by part     %-48s %6.2f ms per fill%n",
-                "GC, JIT, other ended threads", Math.max(0, cpuTotal - named) / 1e6 / posted);
+                "GC, JIT, other ended threads", other);
+        return new double[] {
+            parts.getOrDefault(JOBS, 0L) / 1e6 / posted,
+            parts.getOrDefault(ENDPOINT, 0L) / 1e6 / posted,
+            parts.getOrDefault(DRIVERS, 0L) / 1e6 / posted,
+            other
+        };
     }
 
     private static long processCpuNanos() {

@@ -104,6 +104,11 @@ class DynamoDbStreamsConnectorShapeITCase {
             assertThat(fixed.approximateCreationDateTime())
                     .isBetween(before.minusSeconds(1), after.plusSeconds(1));
             assertThat(fixed.newImage()).containsKey("blob");
+            // the adapter's real bytes take the one-pass path, to the same record
+            assertThat(
+                            DynamoDbStreamsRecordParser.parseStreaming(
+                                    r.getData(), "Context", r.getShardId(), true))
+                    .isEqualTo(fixed);
         }
     }
 }

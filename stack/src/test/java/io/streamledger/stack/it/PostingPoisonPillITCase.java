@@ -558,24 +558,9 @@ class PostingPoisonPillITCase {
         Map<String, Long> next = new HashMap<>();
         List<OutboxEvent> out = new ArrayList<>();
         for (Workload.Fill f : w.fills) {
-            OutboxEvent e = f.event();
-            Map<String, io.streamledger.model.change.AttributeValue> p = new HashMap<>(e.payload());
-            p.put(
-                    Attr.ACCOUNT_EXEC_SEQ,
-                    io.streamledger.model.change.AttributeValue.n(
-                            next.merge(f.tenant() + "/" + f.account(), 1L, Long::sum)));
             out.add(
-                    new OutboxEvent(
-                            e.eventId(),
-                            e.aggregateType(),
-                            e.aggregateId(),
-                            e.aggregateVersion(),
-                            e.eventType(),
-                            e.schemaVersion(),
-                            e.occurredAt(),
-                            e.traceId(),
-                            e.causationId(),
-                            p));
+                    Workload.withAccountExecSeq(
+                            f.event(), next.merge(f.tenant() + "/" + f.account(), 1L, Long::sum)));
         }
         return out;
     }

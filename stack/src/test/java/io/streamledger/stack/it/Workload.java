@@ -173,6 +173,23 @@ public final class Workload {
                 p);
     }
 
+    /** {@code e} stamped with its account's execution sequence {@code seq} (as CS04 does). */
+    public static OutboxEvent withAccountExecSeq(OutboxEvent e, long seq) {
+        Map<String, AttributeValue> p = new LinkedHashMap<>(e.payload());
+        p.put(io.streamledger.model.table.Attr.ACCOUNT_EXEC_SEQ, AttributeValue.n(seq));
+        return new OutboxEvent(
+                e.eventId(),
+                e.aggregateType(),
+                e.aggregateId(),
+                e.aggregateVersion(),
+                e.eventType(),
+                e.schemaVersion(),
+                e.occurredAt(),
+                e.traceId(),
+                e.causationId(),
+                p);
+    }
+
     private static void add(Map<String, BigDecimal> m, String k, BigDecimal v) {
         m.merge(k, v, BigDecimal::add);
     }
