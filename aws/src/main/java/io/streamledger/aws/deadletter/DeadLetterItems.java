@@ -240,7 +240,8 @@ public final class DeadLetterItems {
 
     /**
      * The version of an entry parked from {@code requestedVersion}: the park is the one transition
-     * into REPLAY_PARKED and it bumps the version once; no operator action leaves REPLAY_PARKED.
+     * into REPLAY_PARKED and it bumps the version once; the only operator action from REPLAY_PARKED
+     * is asking for the replay again (→ REPLAY_REQUESTED).
      */
     public static long parkedVersion(long requestedVersion) {
         return requestedVersion + 1;

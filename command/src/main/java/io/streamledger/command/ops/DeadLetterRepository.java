@@ -24,8 +24,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * The operators' dead-letter operations (CS08) behind both the {@code deadletters} CLI and the
  * {@code /v1/ops/dead-letters} routes: list one tenant's entries of one job (key order, optional
  * reason prefix and status filter, bounded page, opaque cursor that cannot leave the partition),
- * show one entry by strong read, and move it OPEN → DISCARDED or OPEN → REPLAY_REQUESTED only by a
- * conditional write on status and version that appends the audit change; nothing is deleted.
+ * show one entry by strong read, and move it OPEN → DISCARDED or OPEN/REPLAY_PARKED →
+ * REPLAY_REQUESTED only by a conditional write on status and version that appends the audit change;
+ * nothing is deleted.
  */
 public final class DeadLetterRepository {
     /** The metrics tag of its DynamoDB calls: the CS08 dead-letter table. */
@@ -116,12 +117,20 @@ public final class DeadLetterRepository {
             throw new IllegalArgumentException("a discard needs a reason");
         }
         return transition(
-                tenant, ref, expectedVersion, DeadLetterStatus.DISCARDED, "DISCARD", actor, reason);
+                tenant,
+                ref,
+                DeadLetterStatus.OPEN,
+                expectedVersion,
+                DeadLetterStatus.DISCARDED,
+                "DISCARD",
+                actor,
+                reason);
     }
 
     /**
-     * OPEN → REPLAY_REQUESTED: the request the job reads back through its own input path; refused
-     * ({@link Outcome#NOT_REPLAYABLE}, nothing changes) for a reason no job re-injects.
+     * OPEN (or REPLAY_PARKED) → REPLAY_REQUESTED: the request the job reads back through its own
+     * input path; refused ({@link Outcome#NOT_REPLAYABLE}, nothing changes) for a reason no job
+     * re-injects.
      *
      * @param expectedVersion null to act on the version read just before (still conditional)
      */
@@ -136,22 +145,37 @@ public final class DeadLetterRepository {
                     .map(now -> new Result(Outcome.NOT_REPLAYABLE, now))
                     .orElseGet(() -> new Result(Outcome.NOT_FOUND, null));
         }
-        long v;
-        if (expectedVersion != null) {
-            v = expectedVersion;
-        } else {
-            Optional<DeadLetterView> now = show(tenant, ref);
-            if (now.isEmpty()) {
-                return new Result(Outcome.NOT_FOUND, null);
-            }
-            v = now.get().version();
+        Optional<DeadLetterView> now = show(tenant, ref);
+        if (now.isEmpty()) {
+            return new Result(Outcome.NOT_FOUND, null);
         }
-        return transition(tenant, ref, v, DeadLetterStatus.REPLAY_REQUESTED, "REPLAY", actor, note);
+        long v = expectedVersion != null ? expectedVersion : now.get().version();
+        return transition(
+                tenant,
+                ref,
+                replayableFrom(now.get().status()),
+                v,
+                DeadLetterStatus.REPLAY_REQUESTED,
+                "REPLAY",
+                actor,
+                note);
+    }
+
+    /**
+     * The status a replay request moves from: OPEN, or REPLAY_PARKED — a parked replay asked again
+     * (its gate lost the parked copy, e.g. restored from a savepoint taken before the park; if the
+     * gate still holds it, the new copy takes its place and one outcome settles the entry).
+     */
+    static DeadLetterStatus replayableFrom(DeadLetterStatus current) {
+        return current == DeadLetterStatus.REPLAY_PARKED
+                ? DeadLetterStatus.REPLAY_PARKED
+                : DeadLetterStatus.OPEN;
     }
 
     private Result transition(
             String tenant,
             DeadLetterRef ref,
+            DeadLetterStatus from,
             long expectedVersion,
             DeadLetterStatus to,
             String action,
@@ -160,17 +184,9 @@ public final class DeadLetterRepository {
         Instant at = clock.instant();
         UpdateItemRequest change =
                 DeadLetterItems.transition(
-                        table,
-                        ref.key(tenant),
-                        DeadLetterStatus.OPEN,
-                        expectedVersion,
-                        to,
-                        action,
-                        actor,
-                        note,
-                        at);
+                        table, ref.key(tenant), from, expectedVersion, to, action, actor, note, at);
         if (auditTable != null) {
-            return audited(tenant, ref, expectedVersion, to, action, actor, note, at, change);
+            return audited(tenant, ref, from, expectedVersion, to, action, actor, note, at, change);
         }
         try {
             Map<String, AttributeValue> after = ddb.updateItem(ApTag.tag(change, AP)).attributes();
@@ -186,6 +202,7 @@ public final class DeadLetterRepository {
     private Result audited(
             String tenant,
             DeadLetterRef ref,
+            DeadLetterStatus from,
             long expectedVersion,
             DeadLetterStatus to,
             String action,
@@ -205,7 +222,7 @@ public final class DeadLetterRepository {
                         action,
                         DEAD_LETTER_TARGET,
                         target,
-                        DeadLetterStatus.OPEN.name(),
+                        from.name(),
                         to.name(),
                         expectedVersion,
                         expectedVersion + 1,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.streamledger.aws.deadletter.DeadLetterEntry;
+import io.streamledger.aws.deadletter.DeadLetterItems;
 import io.streamledger.aws.deadletter.DeadLetterRef;
 import io.streamledger.aws.deadletter.DeadLetterView;
 import io.streamledger.command.api.ApiException;
@@ -164,6 +165,33 @@ class DeadLetterRepositoryITCase {
         DeadLetterRepository.Result again = repo.replay("t1", ref(e), 1L, "ops:bob", "again");
         assertThat(again.outcome()).isEqualTo(DeadLetterRepository.Outcome.CONFLICT);
         assertThat(repo.show("t1", ref(e)).orElseThrow().history()).hasSize(1);
+    }
+
+    @Test
+    void aParkedReplayCanBeAskedAgainButNotDiscarded() {
+        DeadLetterEntry e =
+                stack.put("t1", "posting", DeadLetterReason.UNPARSEABLE_RECORD, "ev-3", T0);
+        repo.replay("t1", ref(e), null, "ops:bob", "fixed");
+        stack.ddb.updateItem(
+                DeadLetterItems.replayParked(
+                        stack.table,
+                        ref(e).key("t1"),
+                        2,
+                        "posting",
+                        "behind gap posting:g1 of t1/A1: waits for version 4 (this is version 6)",
+                        NOW));
+        assertThat(repo.show("t1", ref(e)).orElseThrow().status())
+                .isEqualTo(DeadLetterStatus.REPLAY_PARKED);
+
+        assertThat(repo.discard("t1", ref(e), 3, "ops:eve", "no").outcome())
+                .isEqualTo(DeadLetterRepository.Outcome.CONFLICT);
+        DeadLetterRepository.Result again =
+                repo.replay("t1", ref(e), 3L, "ops:bob", "gate lost it");
+        assertThat(again.outcome()).isEqualTo(DeadLetterRepository.Outcome.DONE);
+        assertThat(again.current().status()).isEqualTo(DeadLetterStatus.REPLAY_REQUESTED);
+        assertThat(again.current().version()).isEqualTo(4);
+        assertThat(again.current().history().get(2).fromStatus())
+                .isEqualTo(DeadLetterStatus.REPLAY_PARKED);
     }
 
     @Test

@@ -127,21 +127,21 @@ class PipelineITCase {
     }
 
     /**
-     * (≥ 400 orders, ≥ 1,600 fills in CI, ≥ 1,000 / 5,000 with {@code
-     * -Dstreamledger.it.orders=1000}; 3 tenants × 20 accounts × 8 symbols), with its input produced
-     * by the real command service: every order is placed with POST /v1/orders (LIMIT, quantity =
-     * the sum of its fills, so the last fill leaves it FILLED) and every fill posted with POST
-     * /v1/orders/{id}/fills, over HTTP on 127.0.0.1 by {@value CommandServiceInput#DEFAULT_THREADS}
-     * concurrent client threads ({@code -Dstreamledger.it.clientThreads}); its client accounts are
-     * overdraft-exempt for this test (unfunded: admission holds their reservations without cover,
-     * the posting job lets them go negative), so every order holds, consumes and closes a
-     * reservation. The oracle stays the workload's own arithmetic, its authority versions counting
-     * those admission changes too. The input is admitted while both jobs already run; the faults
-     * are scoped to the jobs' tables (Ledger, Inbox, Projection, Portfolio), so the command
-     * service's requests (Orders, Execution, Idempotency, Context) meet none of them and only the
-     * jobs meet (b) the shuffled items of the posting job's Ledger transactions, (c) five injected
-     * job failures (three in posting, two in projection, each a restart from the last checkpoint)
-     * and (d) endpoint throttling, transaction conflicts and 5xx.
+     * (≥ 200 orders, ≥ 800 fills in CI, ≥ 1,000 / 5,000 with {@code -Dstreamledger.it.orders=1000};
+     * 3 tenants × 20 accounts × 8 symbols), with its input produced by the real command service:
+     * every order is placed with POST /v1/orders (LIMIT, quantity = the sum of its fills, so the
+     * last fill leaves it FILLED) and every fill posted with POST /v1/orders/{id}/fills, over HTTP
+     * on 127.0.0.1 by {@value CommandServiceInput#DEFAULT_THREADS} concurrent client threads
+     * ({@code -Dstreamledger.it.clientThreads}); its client accounts are overdraft-exempt for this
+     * test (unfunded: admission holds their reservations without cover, the posting job lets them
+     * go negative), so every order holds, consumes and closes a reservation. The oracle stays the
+     * workload's own arithmetic, its authority versions counting those admission changes too. The
+     * input is admitted while both jobs already run; the faults are scoped to the jobs' tables
+     * (Ledger, Inbox, Projection, Portfolio), so the command service's requests (Orders, Execution,
+     * Idempotency, Context) meet none of them and only the jobs meet (b) the shuffled items of the
+     * posting job's Ledger transactions, (c) five injected job failures (three in posting, two in
+     * projection, each a restart from the last checkpoint) and (d) endpoint throttling, transaction
+     * conflicts and 5xx.
      */
     @Test
     void survivesJobFailuresThrottlingAnd5xx() throws Exception {
@@ -266,11 +266,11 @@ class PipelineITCase {
     static final Size SMALL = new Size(2, 5, 4, 40, 5, Duration.ofSeconds(80));
 
     /**
-     * The CI default of the fault test: 3 tenants × 20 accounts × 8 symbols, 400 orders with 1–9
-     * fills each (≈ 2,000 fills); the full scale is {@code -Dstreamledger.it.orders=1000} (README,
-     * scale runs).
+     * The CI default of the fault test: 3 tenants × 20 accounts × 8 symbols, 200 orders with 1–9
+     * fills each (≈ 1,000 fills; ExecutionOrderITCase keeps ≥ 2,000 fills in CI); the full scale is
+     * {@code -Dstreamledger.it.orders=1000} (README, scale runs).
      */
-    static final Size CI = new Size(3, 20, 8, 400, 9, Duration.ofSeconds(600));
+    static final Size CI = new Size(3, 20, 8, 200, 9, Duration.ofSeconds(600));
 
     private Duration convergeWithin = SMALL.convergeWithin();
 
