@@ -20,6 +20,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 
 /**
@@ -165,6 +166,12 @@ final class StandaloneCluster implements AutoCloseable {
         cmd.add("-Xmx384m");
         cmd.add("-XX:MaxDirectMemorySize=384m");
         cmd.addAll(JVM_OPENS);
+        // Flink's own option for extra JVM flags of every process (the launcher scripts read it)
+        for (String opt : conf.get(CoreOptions.FLINK_JVM_OPTIONS).trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                cmd.add(opt);
+            }
+        }
         String log4j = System.getProperty("log4j2.configurationFile");
         if (log4j != null) {
             cmd.add("-Dlog4j2.configurationFile=" + log4j);

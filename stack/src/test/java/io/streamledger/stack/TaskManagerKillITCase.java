@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,8 @@ class TaskManagerKillITCase {
                     StackCluster.clusterConfig(
                             new StackCluster.Settings(
                                     0, 1, Duration.ofSeconds(2), "hashmap", null, data, false, 0));
+            // the cluster's JVMs take the test JVMs' JIT setting (root POM test.jvm.jit)
+            clusterConf.set(CoreOptions.FLINK_JVM_OPTIONS, System.getProperty("test.jvm.jit", ""));
             try (StandaloneCluster cluster =
                     new StandaloneCluster(
                                     dir.resolve("cluster"),

@@ -21,6 +21,12 @@ public final class KinesisDestinationOptions {
     /** PutRecords accepts at most 500 records per call. */
     public static final int MAX_BATCH = 500;
 
+    /** maxAttempts: retry until sent or closed: AWS's destination retries rather than drops. */
+    public static final int UNBOUNDED = 0;
+
+    /** Linear backoff stops growing here, so a long outage is retried at least this often. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(2);
+
     private final Supplier<KinesisClient> clientFactory;
     private final double duplicateProbability;
     private final double reorderProbability;
@@ -56,6 +62,9 @@ public final class KinesisDestinationOptions {
         }
         if (b.reorderProbability < 0 || b.reorderProbability > 1) {
             throw new IllegalArgumentException("reorderProbability must be in [0,1]");
+        }
+        if (b.maxAttempts < 0) {
+            throw new IllegalArgumentException("maxAttempts must be >= 1, or UNBOUNDED");
         }
         if (b.batchSize < 1 || b.batchSize > MAX_BATCH) {
             throw new IllegalArgumentException("batchSize must be 1.." + MAX_BATCH);
@@ -121,7 +130,7 @@ public final class KinesisDestinationOptions {
         private double reorderProbability;
         private long seed = 42L;
         private int batchSize = MAX_BATCH;
-        private int maxAttempts = 10;
+        private int maxAttempts = UNBOUNDED;
         private Duration retryBackoff = Duration.ofMillis(100);
         private int queueCapacity = 100_000;
         private Clock clock = Clock.systemUTC();
@@ -170,6 +179,7 @@ public final class KinesisDestinationOptions {
             return this;
         }
 
+        /** Attempts per batch before its records are counted failed; default UNBOUNDED. */
         public Builder maxAttempts(int n) {
             this.maxAttempts = n;
             return this;

@@ -251,7 +251,7 @@ public final class KinesisStreamingDestination
         return reordered.get();
     }
 
-    /** Records given up after {@code maxAttempts}; each is logged with its reason. */
+    /** Records given up (stream gone, closed while retrying, maxAttempts spent); logged. */
     public long failedCount() {
         return failed.get();
     }
@@ -371,11 +371,18 @@ public final class KinesisStreamingDestination
         }
     }
 
-    /** Retries only the unprocessed remainder, with linear backoff, then counts what is left. */
+    /**
+     * Retries only the unprocessed remainder with linear backoff (capped) until it is sent, the
+     * destination closes or {@code maxAttempts} is spent; a missing stream gives up at once.
+     */
     private void sendWithRetry(String streamName, List<Rendered> records)
             throws InterruptedException {
         List<Rendered> remaining = records;
-        for (int attempt = 1; attempt <= options.maxAttempts() && !remaining.isEmpty(); attempt++) {
+        int max = options.maxAttempts();
+        for (int attempt = 1;
+                !remaining.isEmpty()
+                        && (max == KinesisDestinationOptions.UNBOUNDED || attempt <= max);
+                attempt++) {
             List<PutRecordsRequestEntry> entries = new ArrayList<>(remaining.size());
             for (Rendered p : remaining) {
                 entries.add(
@@ -396,24 +403,34 @@ public final class KinesisStreamingDestination
                 }
                 sent.addAndGet(remaining.size() - retry.size());
                 remaining = retry;
+            } catch (ResourceNotFoundException ex) {
+                LOG.error("Kinesis stream {} is gone: {}", streamName, ex.toString());
+                break;
             } catch (SdkException ex) {
                 LOG.warn(
-                        "PutRecords to {} failed (attempt {}/{}): {}",
+                        "PutRecords to {} failed (attempt {}): {}",
                         streamName,
                         attempt,
-                        options.maxAttempts(),
                         ex.toString());
             }
             if (!remaining.isEmpty()) {
-                Thread.sleep(options.retryBackoff().toMillis() * attempt);
+                if (!running) {
+                    break;
+                }
+                try {
+                    Thread.sleep(
+                            Math.min(
+                                    options.retryBackoff().toMillis() * attempt,
+                                    KinesisDestinationOptions.MAX_BACKOFF.toMillis()));
+                } catch (InterruptedException e) {
+                    failed.addAndGet(remaining.size()); // closing: counted, not silently dropped
+                    throw e;
+                }
             }
         }
         if (!remaining.isEmpty()) {
             LOG.error(
-                    "giving up on {} records for Kinesis stream {} after {} attempts",
-                    remaining.size(),
-                    streamName,
-                    options.maxAttempts());
+                    "giving up on {} records for Kinesis stream {}", remaining.size(), streamName);
             failed.addAndGet(remaining.size());
         }
     }

@@ -11,14 +11,18 @@ import io.streamledger.local.spi.ApiException;
 import io.streamledger.local.spi.ItemChange;
 import io.streamledger.local.testing.Changes;
 import io.streamledger.local.testing.FakeTableCatalog;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
 import software.amazon.awssdk.services.kinesis.model.Record;
@@ -152,6 +156,47 @@ class KinesisStreamingDestinationITCase {
             assertThat(new HashSet<>(versions)).hasSize(50);
             assertThat(versions).isNotEqualTo(versions.stream().sorted().toList());
             assertThat(d.failedCount()).isZero();
+        }
+    }
+
+    @Test
+    void aLongKinesisOutageDelaysChangesButLosesNone() throws Exception {
+        String arn = KINESIS.kinesis().createStream("ddb-orders-outage", 1);
+        AtomicInteger failuresLeft = new AtomicInteger(25); // beyond any fixed attempt budget
+        KinesisClient real = KINESIS.kinesis().client();
+        KinesisClient failing =
+                (KinesisClient)
+                        Proxy.newProxyInstance(
+                                KinesisClient.class.getClassLoader(),
+                                new Class<?>[] {KinesisClient.class},
+                                (proxy, method, args) -> {
+                                    if (method.getName().equals("putRecords")
+                                            && failuresLeft.getAndDecrement() > 0) {
+                                        throw SdkClientException.create("injected outage");
+                                    }
+                                    try {
+                                        return method.invoke(real, args);
+                                    } catch (InvocationTargetException e) {
+                                        throw e.getCause();
+                                    }
+                                });
+        FakeTableCatalog catalog = new FakeTableCatalog();
+        catalog.createTable("Orders");
+        try (KinesisStreamingDestination d =
+                new KinesisStreamingDestination(
+                        KinesisDestinationOptions.builder()
+                                .kinesisClient(() -> failing)
+                                .retryBackoff(Duration.ofMillis(1))
+                                .build())) {
+            d.attach(catalog);
+            d.handle(KinesisStreamingDestination.ENABLE, request("Orders", arn));
+            d.onCommit(List.of(Changes.insert("Orders", "o1", T0)));
+            d.onCommit(List.of(Changes.modify("Orders", "o1", 1, 2, T0)));
+
+            assertThat(d.flush(Duration.ofSeconds(20))).isTrue();
+            assertThat(failuresLeft.get()).as("every injected failure was hit").isNegative();
+            assertThat(d.failedCount()).isZero();
+            assertThat(readAll(real, "ddb-orders-outage")).hasSize(2);
         }
     }
 

@@ -263,7 +263,7 @@ class PipelineITCase {
             Duration convergeWithin) {}
 
     /** A quick end-to-end shape (≈ 120 fills). */
-    static final Size SMALL = new Size(2, 5, 4, 40, 5, Duration.ofSeconds(80));
+    static final Size SMALL = new Size(2, 5, 4, 40, 5, Duration.ofSeconds(150));
 
     /**
      * The CI default of the fault test: 3 tenants × 20 accounts × 8 symbols, 200 orders with 1–9
@@ -545,6 +545,8 @@ class PipelineITCase {
                             + authority.size()
                             + " viewRows="
                             + view.size()
+                            + " behind="
+                            + behind(authority, view)
                             + transportProgress.get();
             if (++polls % 15 == 0) {
                 System.out.printf(
@@ -584,6 +586,20 @@ class PipelineITCase {
         }
         diagnostics.run();
         throw new AssertionError("not converged: " + last);
+    }
+
+    /** How many view rows differ from their authority, and the first few as key=view/authority. */
+    private static String behind(Map<String, Long> authority, Map<String, Long> view) {
+        List<String> differing =
+                authority.entrySet().stream()
+                        .filter(e -> !e.getValue().equals(view.get(e.getKey())))
+                        .map(e -> e.getKey() + "=" + view.get(e.getKey()) + "/" + e.getValue())
+                        .sorted()
+                        .toList();
+        return differing.size()
+                + (differing.isEmpty()
+                        ? ""
+                        : " " + differing.subList(0, Math.min(3, differing.size())));
     }
 
     /** Reads the whole Kinesis stream: records per shard, distinct authority versions in it. */
