@@ -155,6 +155,16 @@ public final class JobOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How often new (child) shards are discovered.");
 
+    public static final ConfigOption<Duration> KINESIS_IDLE_PAUSE =
+            ConfigOptions.key("streamledger.source.kinesis.idle-pause")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(200))
+                    .withDescription(
+                            "Kinesis transport: how long a source reader waits once every shard"
+                                    + " it reads was polled and found empty (the DynamoDB Streams"
+                                    + " consumer's 200 ms GetRecords interval); 0 polls without a"
+                                    + " pause, as connector 4.3.0 does on its own.");
+
     public static final ConfigOption<Duration> WATERMARK_OUT_OF_ORDERNESS =
             ConfigOptions.key("streamledger.source.watermark.out-of-orderness")
                     .durationType()

@@ -70,6 +70,7 @@ public final class ChangeSources {
                             .name("source: arrival-time watermarks");
         }
         Configuration sourceConfig = kinesisSourceConfig(conf);
+        java.time.Duration idlePause = conf.get(JobOptions.KINESIS_IDLE_PAUSE);
         return env -> {
             KinesisStreamsSource<RawChange> source =
                     KinesisStreamsSource.<RawChange>builder()
@@ -79,7 +80,8 @@ public final class ChangeSources {
                             .build();
             DataStream<RawChange> s =
                     env.fromSource(
-                                    source,
+                                    new IdlePacedSource<>(
+                                            source, SourceTypes.RAW_CHANGE, idlePause),
                                     watermarks,
                                     "Kinesis: " + streamArn,
                                     SourceTypes.RAW_CHANGE)
