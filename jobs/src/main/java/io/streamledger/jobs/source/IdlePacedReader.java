@@ -156,55 +156,30 @@ final class IdlePacedReader<T, S extends SourceSplit> implements SourceReader<T,
             return wrapper;
         }
 
-        private final class TrackingReaderOutput implements ReaderOutput<T> {
-            private final ReaderOutput<T> out;
+        private final class TrackingReaderOutput extends TrackingSourceOutput
+                implements ReaderOutput<T> {
+            private final ReaderOutput<T> reader;
             private final Map<String, SourceOutput<T>> splitOutputs = new java.util.HashMap<>();
 
-            TrackingReaderOutput(ReaderOutput<T> out) {
-                this.out = out;
-            }
-
-            @Override
-            public void collect(T record) {
-                emitted = true;
-                out.collect(record);
-            }
-
-            @Override
-            public void collect(T record, long timestamp) {
-                emitted = true;
-                out.collect(record, timestamp);
-            }
-
-            @Override
-            public void emitWatermark(Watermark watermark) {
-                out.emitWatermark(watermark);
-            }
-
-            @Override
-            public void markIdle() {
-                out.markIdle();
-            }
-
-            @Override
-            public void markActive() {
-                out.markActive();
+            TrackingReaderOutput(ReaderOutput<T> reader) {
+                super(reader);
+                this.reader = reader;
             }
 
             @Override
             public SourceOutput<T> createOutputForSplit(String splitId) {
                 return splitOutputs.computeIfAbsent(
-                        splitId, id -> new TrackingSourceOutput(out.createOutputForSplit(id)));
+                        splitId, id -> new TrackingSourceOutput(reader.createOutputForSplit(id)));
             }
 
             @Override
             public void releaseOutputForSplit(String splitId) {
                 splitOutputs.remove(splitId);
-                out.releaseOutputForSplit(splitId);
+                reader.releaseOutputForSplit(splitId);
             }
         }
 
-        private final class TrackingSourceOutput implements SourceOutput<T> {
+        private class TrackingSourceOutput implements SourceOutput<T> {
             private final SourceOutput<T> out;
 
             TrackingSourceOutput(SourceOutput<T> out) {

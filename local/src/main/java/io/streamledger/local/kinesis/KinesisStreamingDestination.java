@@ -417,15 +417,11 @@ public final class KinesisStreamingDestination
                 if (!running) {
                     break;
                 }
-                try {
-                    Thread.sleep(
-                            Math.min(
-                                    options.retryBackoff().toMillis() * attempt,
-                                    KinesisDestinationOptions.MAX_BACKOFF.toMillis()));
-                } catch (InterruptedException e) {
-                    failed.addAndGet(remaining.size()); // closing: counted, not silently dropped
-                    throw e;
-                }
+                // an interrupt (close) ends the loop: sendLoop counts the whole batch as failed
+                Thread.sleep(
+                        Math.min(
+                                options.retryBackoff().toMillis() * attempt,
+                                KinesisDestinationOptions.MAX_BACKOFF.toMillis()));
             }
         }
         if (!remaining.isEmpty()) {
