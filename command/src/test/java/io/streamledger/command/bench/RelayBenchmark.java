@@ -22,8 +22,6 @@ import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,7 +79,7 @@ public final class RelayBenchmark {
                     concurrency,
                     publishCalls,
                     Runtime.getRuntime().availableProcessors(),
-                    loadAverage());
+                    CommandServiceBenchmark.loadAverage());
             Bench b = new Bench(client, kinesis, kc, shards, tuning);
             // JIT warm-up of both paths, not reported
             b.run("warmup-batched", Math.min(2_000, events), false, window, false);
@@ -102,32 +100,9 @@ public final class RelayBenchmark {
         return args.length > i ? Integer.parseInt(args[i]) : dflt;
     }
 
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (Exception e) {
-            return "n/a";
-        }
-    }
-
-    /** utime + stime of another process in ms (Linux /proc; -1 when unavailable). */
-    static long processCpuMillis(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-            return ticks * 10; // USER_HZ = 100
-        } catch (Exception e) {
-            return -1;
-        }
-    }
-
-    static long ownCpuMillis() {
-        return ((com.sun.management.OperatingSystemMXBean)
-                                ManagementFactory.getOperatingSystemMXBean())
-                        .getProcessCpuTime()
-                / 1_000_000;
+    /** utime + stime of another process in ms (Linux, USER_HZ = 100). */
+    private static long processCpuMillis(long pid) {
+        return CommandServiceBenchmark.cpuTicks(pid) * 10;
     }
 
     /** CPU ms of live Java threads by part (relay pool, endpoint, main, other). */
@@ -207,10 +182,10 @@ public final class RelayBenchmark {
                             Duration.ofSeconds(1),
                             Duration.ofSeconds(30),
                             tuning);
-            String loadBefore = loadAverage();
+            String loadBefore = CommandServiceBenchmark.loadAverage();
             String relayThreads = "outbox-relay-bench-" + runNo + "-";
             Map<String, Long> threads0 = threadCpuMillis(relayThreads);
-            long cpu0 = ownCpuMillis();
+            long cpu0 = AdmissionBenchmark.processCpuNanos() / 1_000_000;
             long kcpu0 = processCpuMillis(kinesisPid);
             long t0 = System.nanoTime();
             long done = 0;
@@ -222,7 +197,7 @@ public final class RelayBenchmark {
                 }
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            long cpu = ownCpuMillis() - cpu0;
+            long cpu = AdmissionBenchmark.processCpuNanos() / 1_000_000 - cpu0;
             Map<String, Long> threads = threadCpuMillis(relayThreads);
             long javaThreads = 0;
             StringBuilder parts = new StringBuilder();
@@ -233,7 +208,7 @@ public final class RelayBenchmark {
             }
             parts.append(String.format("VM (GC, JIT) %.2f", (double) (cpu - javaThreads) / n));
             long kcpu = processCpuMillis(kinesisPid) - kcpu0;
-            String loadAfter = loadAverage();
+            String loadAfter = CommandServiceBenchmark.loadAverage();
             relay.close();
             if (!report) {
                 System.out.printf("%s: %d events in %.1f s%n", name, n, seconds);

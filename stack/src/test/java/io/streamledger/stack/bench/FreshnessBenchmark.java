@@ -18,7 +18,6 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -111,15 +110,7 @@ public final class FreshnessBenchmark {
 
     /** Options as {@code key=value}: rate, seconds, warmup, sampleEvery, timeoutSeconds, … */
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = new HashMap<>();
-        for (String a : args) {
-            String[] kv = a.split("=", 2);
-            if (kv.length != 2) {
-                throw new IllegalArgumentException("expected key=value, got '" + a + "'");
-            }
-            opts.put(kv[0], kv[1]);
-        }
-        new FreshnessBenchmark(opts).run();
+        new FreshnessBenchmark(BenchHost.options(args)).run();
         System.exit(0); // Flink and SDK threads must not keep the JVM alive
     }
 
@@ -147,15 +138,15 @@ public final class FreshnessBenchmark {
             try {
                 prime(stack);
                 System.gc(); // an earlier phase's garbage is not this phase's cost
-                String loadBefore = loadAverage();
+                String loadBefore = BenchHost.loadAverage();
                 Thread poller = new Thread(countedCpu(() -> poll(stack)), "freshness-poller");
                 poller.start();
                 long receiptsBefore = stack.scan(stack.table(Tables.INBOX)).size();
-                long cpu0 = processCpuNanos();
+                long cpu0 = BenchHost.ownCpuNanos();
                 ThreadCpu threads = new ThreadCpu(FreshnessBenchmark::cpuGroup);
                 long wall0 = System.nanoTime();
                 long[] window = drive(stack);
-                long cpuDrive = processCpuNanos() - cpu0;
+                long cpuDrive = BenchHost.ownCpuNanos() - cpu0;
                 long wallDrive = System.nanoTime() - wall0;
                 long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
                 while (!pending.isEmpty() && System.nanoTime() < deadline) {
@@ -165,11 +156,11 @@ public final class FreshnessBenchmark {
                 poller.join();
                 neverVisible.addAndGet(pending.size());
                 // CPU before the closing scans: they are the benchmark's, not the pipeline's
-                long cpuTotal = processCpuNanos() - cpu0;
+                long cpuTotal = BenchHost.ownCpuNanos() - cpu0;
                 Map<String, Long> parts = threads.sinceStart();
                 // writers and poller have ended: their own count replaces the live-thread view
                 parts.put(DRIVERS, driverCpuNanos.get());
-                String loadAfter = loadAverage();
+                String loadAfter = BenchHost.loadAverage();
                 Row row = report(window);
                 long posted = progress(stack) - receiptsBefore;
                 cpu(cpuDrive, wallDrive, cpuTotal, posted);
@@ -190,18 +181,6 @@ public final class FreshnessBenchmark {
         accountSeqs = new ConcurrentHashMap<>();
         driverCpuNanos.set(0);
         driving = true;
-    }
-
-    /** {@code /proc/loadavg}'s 1/5/15-minute figures ("?" where there is none). */
-    private static String loadAverage() {
-        try {
-            String[] f =
-                    java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg"))
-                            .split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (java.io.IOException | RuntimeException e) {
-            return "?";
-        }
     }
 
     private JobClient startJobs(LocalStack stack) throws Exception {
@@ -657,12 +636,6 @@ public final class FreshnessBenchmark {
             parts.getOrDefault(DRIVERS, 0L) / 1e6 / posted,
             other
         };
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean)
-                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
     }
 
     /** Where the pipeline stands at the end: fills posted (inbox receipts) and rows projected. */

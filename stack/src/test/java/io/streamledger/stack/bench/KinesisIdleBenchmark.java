@@ -4,15 +4,12 @@ import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.source.ChangeSources;
 import io.streamledger.jobs.source.RawChange;
 import io.streamledger.local.kinesis.KinesisLocal;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -33,11 +30,7 @@ public final class KinesisIdleBenchmark {
     static final ConcurrentHashMap<String, Long> SEEN_NANOS = new ConcurrentHashMap<>();
 
     public static void main(String[] args) throws Exception {
-        var opts = new java.util.HashMap<String, String>();
-        for (String a : args) {
-            String[] kv = a.split("=", 2);
-            opts.put(kv[0], kv[1]);
-        }
+        Map<String, String> opts = BenchHost.options(args);
         int shards = Integer.parseInt(opts.getOrDefault("shards", "8"));
         int parallelism = Integer.parseInt(opts.getOrDefault("parallelism", "2"));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
@@ -82,12 +75,13 @@ public final class KinesisIdleBenchmark {
             JobClient job = env.executeAsync("kinesis-idle-" + pauseMs);
             try {
                 Thread.sleep(warmup * 1000L); // measuring idle time itself: the clock is the point
-                String load = loadAverage();
-                long jvm0 = jvmCpuNanos();
-                long kl0 = processTreeCpuMillis(kinesis.pid());
+                String load = BenchHost.loadAverage();
+                long jvm0 = BenchHost.ownCpuNanos();
+                long kl0 = BenchHost.processTreeCpuMillis(kinesis.pid());
                 Thread.sleep(seconds * 1000L);
-                double jvmPerS = (jvmCpuNanos() - jvm0) / 1e6 / seconds;
-                double klPerS = (processTreeCpuMillis(kinesis.pid()) - kl0) / (double) seconds;
+                double jvmPerS = (BenchHost.ownCpuNanos() - jvm0) / 1e6 / seconds;
+                double klPerS =
+                        (BenchHost.processTreeCpuMillis(kinesis.pid()) - kl0) / (double) seconds;
                 List<Long> latencies = new ArrayList<>();
                 var client = kinesis.client();
                 for (int i = 0; i < probes; i++) {
@@ -117,7 +111,7 @@ public final class KinesisIdleBenchmark {
                                 latencies.get(latencies.size() / 2),
                                 latencies.get(latencies.size() - 1),
                                 load,
-                                loadAverage());
+                                BenchHost.loadAverage());
                 System.out.println(row);
                 return row;
             } finally {
@@ -133,37 +127,6 @@ public final class KinesisIdleBenchmark {
             SEEN_NANOS.putIfAbsent(
                     new String(value.getData(), java.nio.charset.StandardCharsets.UTF_8),
                     System.nanoTime());
-        }
-    }
-
-    private static long jvmCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean)
-                        ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime();
-    }
-
-    /** utime + stime of a process and its descendants (kinesis-local runs under npx/node). */
-    private static long processTreeCpuMillis(long pid) throws Exception {
-        long ticks = 0;
-        List<Long> pids = new ArrayList<>();
-        pids.add(pid);
-        ProcessHandle.of(pid).ifPresent(h -> h.descendants().forEach(d -> pids.add(d.pid())));
-        for (long p : pids) {
-            Path stat = Path.of("/proc/" + p + "/stat");
-            if (!Files.exists(stat)) {
-                continue;
-            }
-            String s = Files.readString(stat);
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-        }
-        return ticks * 10; // USER_HZ = 100 on Linux
-    }
-
-    private static String loadAverage() throws Exception {
-        try (Stream<String> l = Files.lines(Path.of("/proc/loadavg"))) {
-            String[] f = l.findFirst().orElse("").split(" ");
-            return f[0];
         }
     }
 }
