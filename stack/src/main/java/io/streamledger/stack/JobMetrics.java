@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MetricOptions;
 
 /**
  * Reads the jobs' domain metrics (posting.*, gate.*, source.*, sink counters; DESIGN "Operations"
@@ -23,10 +25,23 @@ import org.apache.flink.api.common.JobID;
  */
 final class JobMetrics {
 
+    /**
+     * How often the REST metric cache refreshes from the TaskManagers; a request answers from the
+     * last refresh and starts the next one behind it, so one read can be a whole run old.
+     */
+    static final Duration FETCH_INTERVAL = Duration.ofSeconds(1);
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+
+    /** The cluster side of {@link #FETCH_INTERVAL}. */
+    static void configure(Configuration conf) {
+        conf.setString(
+                MetricOptions.METRIC_FETCHER_UPDATE_INTERVAL.key(),
+                FETCH_INTERVAL.toMillis() + " ms");
+    }
 
     JobMetrics(String restBase) {
         this.base =

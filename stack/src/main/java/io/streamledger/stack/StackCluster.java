@@ -108,7 +108,7 @@ final class StackCluster implements AutoCloseable {
         c.setString("rest.bind-address", "127.0.0.1");
         c.setString("rest.address", "127.0.0.1");
         c.setString("rest.port", Integer.toString(s.uiPort()));
-        c.setString("metrics.fetcher.update-interval", "1000");
+        JobMetrics.configure(c);
         c.setString("execution.checkpointing.interval", s.checkpointInterval().toMillis() + " ms");
         c.setString(
                 "execution.checkpointing.externalized-checkpoint-retention",

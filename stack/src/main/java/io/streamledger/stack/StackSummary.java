@@ -106,9 +106,8 @@ record StackSummary(
                     }
                     model.put(route, sb + " = " + sum.toPlainString() + " WCU");
                 });
-        Map<String, Map<String, Double>> metrics = new LinkedHashMap<>();
-        JobMetrics reader = new JobMetrics(cluster.uiUrl());
-        cluster.jobs().forEach((role, id) -> metrics.put(role, fetch(reader, role, id)));
+        Map<String, Map<String, Double>> metrics =
+                settledMetrics(new JobMetrics(cluster.uiUrl()), cluster.jobs());
         LedgerAudit.Result result = audit.run();
         List<Long> fresh = probe.samplesMillis();
         long first = probe.firstRowNanos();
@@ -170,31 +169,78 @@ record StackSummary(
                 OpsLinks.links(services.commandUrl(), LocalDate.now(ZoneOffset.UTC)));
     }
 
-    /** Metrics of one job; retried while the REST metric cache has not caught up yet. */
-    private static Map<String, Double> fetch(JobMetrics reader, String role, JobID id) {
-        List<String> expected =
-                role.equals("posting")
-                        ? List.of("posting.applied", "posting.rejected", "posting.duplicates")
-                        : List.of("gate.applied", "gate.openGaps", "gate.gapBreaks");
-        Map<String, Double> m = Map.of();
-        for (int attempt = 0; attempt < 10; attempt++) {
+    /**
+     * Every job's metrics once the REST cache has caught up: it answers from its last refresh
+     * (possibly from before the workload) and refreshes behind the request, so reads are repeated,
+     * more than one refresh apart, until two agree on the metrics the summary reports exactly.
+     */
+    private static Map<String, Map<String, Double>> settledMetrics(
+            JobMetrics reader, Map<String, JobID> jobs) {
+        Map<String, Map<String, Double>> last = readAll(reader, jobs);
+        for (int round = 0; round < SETTLE_ROUNDS; round++) {
             try {
-                m = reader.domainMetrics(id);
-                if (m.keySet().containsAll(expected)) {
-                    return m;
-                }
-            } catch (Exception e) {
-                // the REST endpoint is busy: try again
-            }
-            try {
-                Thread.sleep(1500);
+                Thread.sleep(JobMetrics.FETCH_INTERVAL.multipliedBy(2).toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return m;
+                return last;
             }
+            Map<String, Map<String, Double>> next = readAll(reader, jobs);
+            if (complete(next) && reported(next).equals(reported(last))) {
+                return next;
+            }
+            last = next;
         }
-        return m;
+        return last;
     }
+
+    private static final int SETTLE_ROUNDS = 15;
+
+    private static Map<String, Map<String, Double>> readAll(
+            JobMetrics reader, Map<String, JobID> jobs) {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        jobs.forEach(
+                (role, id) -> {
+                    try {
+                        out.put(role, reader.domainMetrics(id));
+                    } catch (Exception busy) {
+                        out.put(role, Map.of()); // the REST endpoint is busy: the next round reads
+                    }
+                });
+        return out;
+    }
+
+    private static Map<String, Double> reported(Map<String, Map<String, Double>> metrics) {
+        Map<String, Double> out = new TreeMap<>();
+        EXPECTED_METRICS.forEach(
+                (role, names) ->
+                        names.forEach(
+                                n ->
+                                        out.put(
+                                                role + "/" + n,
+                                                metrics.getOrDefault(role, Map.of()).get(n))));
+        return out;
+    }
+
+    private static boolean complete(Map<String, Map<String, Double>> metrics) {
+        return metrics.entrySet().stream()
+                .allMatch(
+                        e ->
+                                e.getValue()
+                                        .keySet()
+                                        .containsAll(
+                                                EXPECTED_METRICS.getOrDefault(
+                                                        e.getKey(), List.of())));
+    }
+
+    /** What the summary reports per job; the others may be absent (a job without that path). */
+    private static final Map<String, List<String>> EXPECTED_METRICS =
+            Map.of(
+                    "posting",
+                    List.of("posting.applied", "posting.rejected", "posting.duplicates"),
+                    "projection",
+                    List.of("gate.applied", "gate.openGaps", "gate.gapBreaks"),
+                    "ledgercheck",
+                    List.of("ledgercheck.checksEvaluated"));
 
     private static long metric(Map<String, Double> m, String key) {
         Double v = m == null ? null : m.get(key);

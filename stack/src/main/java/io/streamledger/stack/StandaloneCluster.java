@@ -101,7 +101,7 @@ final class StandaloneCluster implements AutoCloseable {
         // a killed TaskManager is noticed within seconds, not the default 50 s
         conf.setString("heartbeat.interval", "1000");
         conf.setString("heartbeat.timeout", "6000");
-        conf.setString("metrics.fetcher.update-interval", "1000");
+        JobMetrics.configure(conf);
         Files.createDirectories(dir.resolve("conf"));
         Files.createDirectories(dir.resolve("log"));
         StringBuilder yaml = new StringBuilder();

@@ -345,7 +345,8 @@ public final class JobOptions {
                     .durationType()
                     .defaultValue(Duration.ofDays(30))
                     .withDescription(
-                            "TTL of inbox receipts: cleanup only, longer than any replay.");
+                            "TTL of inbox receipts; a fill admitted longer ago than this less"
+                                    + " ReplayHorizon.CLOCK_SKEW is no longer replayed.");
 
     // ---- sink ----
 

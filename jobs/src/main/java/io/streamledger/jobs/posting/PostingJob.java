@@ -37,6 +37,7 @@ import io.streamledger.operators.posting.PostingGuard;
 import io.streamledger.operators.posting.PostingLane;
 import io.streamledger.operators.posting.PostingOutcome;
 import io.streamledger.operators.posting.PostingState;
+import io.streamledger.operators.posting.ReplayHorizon;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
 import io.streamledger.sinks.posting.PostingOutcomeListener;
@@ -44,6 +45,7 @@ import io.streamledger.sinks.posting.PostingRejectionSink;
 import io.streamledger.sinks.posting.PostingRejections;
 import io.streamledger.sinks.posting.PostingSettings;
 import io.streamledger.sinks.posting.PostingTransactionSink;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -210,7 +212,11 @@ public final class PostingJob {
                             env,
                             conf,
                             ROLE,
-                            replayDecoder(parse, conf.get(JobOptions.TRANSPORT)),
+                            replayDecoder(
+                                    parse,
+                                    conf.get(JobOptions.TRANSPORT),
+                                    conf.get(JobOptions.POSTING_RECEIPT_RETENTION),
+                                    Clock.systemUTC()),
                             PostingState.FILL,
                             REPLAY_SOURCE_UID);
             // a source entry's fill never reached the gate: it joins where the original would have
@@ -300,17 +306,24 @@ public final class PostingJob {
     /**
      * The posting job's replay decoder: a source entry's raw record parsed again by {@code parse}
      * (the job's own parse step: a record that still fails returns to OPEN with the parse step's
-     * reason), {@link #replayedFill} for fill entries; each tagged with its entry.
+     * reason), {@link #replayedFill} for fill entries; each tagged with its entry. A fill admitted
+     * so long ago that its receipt may have expired is refused ({@link ReplayHorizon}).
      */
     static ReplaySource.Decoder<TradeFill> replayDecoder(
-            ParseChanges<TradeFill> parse, TransportKind transport) {
+            ParseChanges<TradeFill> parse,
+            TransportKind transport,
+            Duration receiptRetention,
+            Clock clock) {
         return entry -> {
+            TradeFill fill;
             if (Replays.fromSource(entry.reason())) {
-                TradeFill fill = Replays.reparse(entry, parse, transport);
+                fill = Replays.reparse(entry, parse, transport);
                 fill.tagReplay(entry.key(), entry.version());
-                return fill;
+            } else {
+                fill = replayedFill(entry);
             }
-            return replayedFill(entry);
+            ReplayHorizon.requireReceiptLive(fill, receiptRetention, clock.instant());
+            return fill;
         };
     }
 

@@ -11,18 +11,37 @@ import io.streamledger.jobs.source.ParseChanges;
 import io.streamledger.jobs.testing.TestRecords;
 import io.streamledger.model.deadletter.DeadLetterReason;
 import io.streamledger.model.deadletter.DeadLetterStatus;
+import io.streamledger.operators.posting.ReplayHorizon;
 import io.streamledger.operators.posting.TradeFill;
 import io.streamledger.operators.posting.TradeFills;
 import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * CS08 replay decoding of the posting job: which entries are fills, tagged with their entry, and
- * which join before the execution-order gate (CS07).
+ * which join before the execution-order gate (CS07), and which are refused because their AP09
+ * receipt may have expired.
  */
 class ReplayedFillTest {
+
+    /** When {@link TestRecords#tradeExecuted} and {@link #fill()} were admitted. */
+    private static final Instant ADMITTED = Instant.parse("2026-11-30T10:00:00Z");
+
+    private static final Duration RETENTION = Duration.ofDays(30);
+
+    private static ReplaySource.Decoder<TradeFill> decoderAt(Instant now) {
+        return PostingJob.replayDecoder(
+                new ParseChanges<>(
+                        "Context", KinesisPayload.OUTBOX_EVENT, new PostingJob.FillMapper()),
+                TransportKind.KINESIS,
+                RETENTION,
+                Clock.fixed(now, ZoneOffset.UTC));
+    }
 
     private static TradeFill fill() {
         TradeFill f = new TradeFill();
@@ -32,6 +51,7 @@ class ReplayedFillTest {
         f.setQuantity(new BigDecimal("3"));
         f.setPrice(new BigDecimal("10.50"));
         f.setAccountExecSeq(7);
+        f.setAdmittedAtMillis(ADMITTED.toEpochMilli());
         return f;
     }
 
@@ -91,13 +111,7 @@ class ReplayedFillTest {
 
     @Test
     void aSourceEntryIsParsedAgainAndJoinsBeforeTheGateOneThatStillFailsNamesTheReason() {
-        ReplaySource.Decoder<TradeFill> decoder =
-                PostingJob.replayDecoder(
-                        new ParseChanges<>(
-                                "Context",
-                                KinesisPayload.OUTBOX_EVENT,
-                                new PostingJob.FillMapper()),
-                        TransportKind.KINESIS);
+        ReplaySource.Decoder<TradeFill> decoder = decoderAt(ADMITTED.plus(Duration.ofDays(1)));
         assertThatThrownBy(
                         () ->
                                 decoder.decode(
@@ -116,5 +130,29 @@ class ReplayedFillTest {
         assertThat(rejected).isEqualTo(fill());
         assertThat(PostingJob.joinsBeforeGate(rejected)).as("its sequence was consumed").isFalse();
         assertThat(PostingJob.joinsBeforeGate(fill())).as("not a replay").isFalse();
+    }
+
+    @Test
+    void aFillWhoseReceiptMayHaveExpiredIsRefusedWhateverItsEntry() {
+        Instant lastSafe = ADMITTED.plus(RETENTION).minus(ReplayHorizon.CLOCK_SKEW);
+        String json = TradeFills.toJson(fill());
+        String relayed = TestRecords.tradeExecuted("ev-7", "t1", "ACC-1", "BUY", "3", "10.50");
+        ReplaySource.Decoder<TradeFill> before = decoderAt(lastSafe.minusSeconds(1));
+        assertThat(before.decode(entry(DeadLetterReason.QUARANTINED, json, "json")))
+                .isEqualTo(fill());
+        assertThat(before.decode(entry(DeadLetterReason.UNMAPPABLE_EVENT, relayed, "utf-8")))
+                .extracting(TradeFill::getEventId)
+                .isEqualTo("ev-7");
+        ReplaySource.Decoder<TradeFill> after = decoderAt(lastSafe);
+        assertThatThrownBy(() -> after.decode(entry(DeadLetterReason.QUARANTINED, json, "json")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ev-1")
+                .hasMessageContaining("could post it twice");
+        assertThatThrownBy(
+                        () ->
+                                after.decode(
+                                        entry(DeadLetterReason.UNMAPPABLE_EVENT, relayed, "utf-8")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ev-7");
     }
 }
