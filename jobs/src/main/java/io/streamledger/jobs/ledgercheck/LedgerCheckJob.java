@@ -46,6 +46,8 @@ public final class LedgerCheckJob {
     public static final String ROLE = "ledgercheck";
     public static final String PARSE_UID = "ledgercheck-parse-v1";
     public static final String BREAK_SINK_UID = "ledgercheck-break-sink-v1";
+    public static final String BREAK_SINK_NAME =
+            "ledger check: break rows (IDX14/IDX15, create-once)";
     public static final String DEAD_LETTER_SINK_UID = "ledgercheck-dead-letter-sink-v1";
 
     /**
@@ -109,9 +111,7 @@ public final class LedgerCheckJob {
             Reinjection.settle(replays.outcomes(), conf, ROLE, REPLAY_SETTLE_SINK_UID);
         }
         DataStream<BreakRecord> breaks = LedgerChecks.apply(checked, config);
-        breaks.sinkTo(breakSink)
-                .uid(BREAK_SINK_UID)
-                .name("ledger check: break rows (IDX14/IDX15, create-once)");
+        breaks.sinkTo(breakSink).uid(BREAK_SINK_UID).name(BREAK_SINK_NAME);
         DataStream<SourceDeadLetter> deadLetters = facts.getSideOutput(SourceTypes.DEAD_LETTERS);
         deadLetters
                 .sinkTo(deadLetterSink)

@@ -32,6 +32,7 @@ import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -48,11 +49,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class ExecutionOrderITCase {
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
                                     .Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
                             .build());
@@ -199,6 +203,10 @@ class ExecutionOrderITCase {
         // limits: control totals are decided as each version meets its complete transaction, the
         // deadline checks run on the Ledger stream's watermark, not on the wall clock
         Configuration checkConf = stack.configReading(Tables.LEDGER);
+        // a quiet ledger shard is caught up after 3 s, so the watermark the test waits on (and
+        // the deadlines, 5 min, never reached) follows the clock soon after the last posting
+        checkConf.set(JobOptions.IDLE_SOURCE_TIMEOUT, Duration.ofSeconds(3));
+        checkConf.set(JobOptions.WATERMARK_OUT_OF_ORDERNESS, Duration.ofSeconds(1));
         new LedgerCheckJob(
                         ChangeSources.fromConfig(checkConf, LedgerCheckJob.ROLE),
                         new CollectSink<BreakRecord>(sinkPrefix + "-ledger-breaks"),
@@ -215,10 +223,17 @@ class ExecutionOrderITCase {
                 assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
                 Thread.sleep(500);
             }
+            Instant posted = Instant.now();
             System.out.printf(
                     "execution-order: %d fills posted in %d ms%n",
                     w.fills, (System.nanoTime() - started) / 1_000_000);
-            Thread.sleep(8_000); // the ledger check's per-version checks catch up on the last fills
+            // every ledger change was written by then: the checks have decided each version
+            InputWatermarks.await(
+                    METRICS,
+                    job,
+                    LedgerCheckJob.BREAK_SINK_NAME,
+                    posted,
+                    Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0)).plusSeconds(60));
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();

@@ -13,12 +13,14 @@ import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.BreakRecord;
 import io.streamledger.sinks.posting.PostingTransactionSink;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -34,14 +36,20 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  */
 class PostingLedgerCheckITCase {
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
                                     .Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
                             .build());
+
+    /** Every ledger-check deadline (txn, control, gap). */
+    private static final Duration SLA = Duration.ofSeconds(3);
 
     private LocalStack stack;
 
@@ -86,9 +94,12 @@ class PostingLedgerCheckITCase {
                         postingConf)
                 .build(env);
         Configuration checkConf = stack.configReading(Tables.LEDGER);
-        checkConf.set(ReconOptions.TXN_SLA, Duration.ofSeconds(3));
-        checkConf.set(ReconOptions.CONTROL_SLA, Duration.ofSeconds(3));
-        checkConf.set(ReconOptions.GAP_SLA, Duration.ofSeconds(3));
+        checkConf.set(ReconOptions.TXN_SLA, SLA);
+        checkConf.set(ReconOptions.CONTROL_SLA, SLA);
+        checkConf.set(ReconOptions.GAP_SLA, SLA);
+        // a quiet ledger shard is caught up after 3 s: the watermark reaches the last deadlines
+        checkConf.set(JobOptions.IDLE_SOURCE_TIMEOUT, Duration.ofSeconds(3));
+        checkConf.set(JobOptions.WATERMARK_OUT_OF_ORDERNESS, Duration.ofSeconds(1));
         // the workload never funds its client accounts ("acct-*") and the posting job books fills
         // as facts without an available-balance policy, so those go negative by design: with the
         // default policy every such version is a NEGATIVE_AVAILABLE break (seen: 10+ here)
@@ -109,7 +120,13 @@ class PostingLedgerCheckITCase {
                 assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
                 Thread.sleep(500);
             }
-            Thread.sleep(8_000); // > every SLA: incomplete/unmatched sides would have broken
+            // every ledger change was written by then; past it + the SLA every deadline fired
+            InputWatermarks.await(
+                    METRICS,
+                    job,
+                    LedgerCheckJob.BREAK_SINK_NAME,
+                    Instant.now().plus(SLA),
+                    Duration.ofSeconds(60));
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();

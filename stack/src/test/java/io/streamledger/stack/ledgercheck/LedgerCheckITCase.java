@@ -25,6 +25,7 @@ import io.streamledger.model.deadletter.DeadLetterStatus;
 import io.streamledger.model.keys.AuthorityKey;
 import io.streamledger.model.keys.DeadLetterKey;
 import io.streamledger.model.table.Tables;
+import io.streamledger.stack.it.InputWatermarks;
 import io.streamledger.stack.recon.LedgerWriter;
 import io.streamledger.stack.recon.ReconStack;
 import java.math.BigDecimal;
@@ -37,11 +38,13 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -58,14 +61,20 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class LedgerCheckITCase {
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
                                     .Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
                             .build());
+
+    /** Every ledger-check deadline (txn, control, gap). */
+    private static final Duration SLA = Duration.ofSeconds(2);
 
     private static final String T = "t1";
     private static final Instant START = Instant.parse("2026-11-30T09:00:00Z");
@@ -84,12 +93,11 @@ class LedgerCheckITCase {
 
     private Configuration conf() {
         Configuration c = stack.configReading(Tables.LEDGER);
-        c.set(ReconOptions.TXN_SLA, Duration.ofSeconds(2));
-        c.set(ReconOptions.CONTROL_SLA, Duration.ofSeconds(2));
-        c.set(ReconOptions.GAP_SLA, Duration.ofSeconds(2));
-        // the deadlines run on the watermark: once the written ledger is read, a shard quiet for 3
-        // s
-        // is caught up and lets the watermark reach the violations' deadlines
+        c.set(ReconOptions.TXN_SLA, SLA);
+        c.set(ReconOptions.CONTROL_SLA, SLA);
+        c.set(ReconOptions.GAP_SLA, SLA);
+        // the deadlines run on the watermark: once the written ledger is read, a shard quiet for
+        // 3 s is caught up and lets the watermark reach the violations' deadlines
         c.set(JobOptions.IDLE_SOURCE_TIMEOUT, Duration.ofSeconds(3));
         c.set(JobOptions.WATERMARK_OUT_OF_ORDERNESS, Duration.ofSeconds(1));
         return c;
@@ -302,7 +310,17 @@ class LedgerCheckITCase {
         conf.set(JobOptions.REPLAY_POLL_INTERVAL, Duration.ofMillis(200));
         DeadLetterReader reader = new DeadLetterReader(stack.ddb, dlq);
         try {
-            runUntil(1, Duration.ofSeconds(90), 0, conf);
+            runUntil(
+                    1,
+                    Duration.ofSeconds(90),
+                    0,
+                    conf,
+                    () ->
+                            keys.stream()
+                                    .allMatch(
+                                            k ->
+                                                    reader.get(k).orElseThrow().status()
+                                                            == DeadLetterStatus.REPLAYED));
         } catch (AssertionError e) {
             throw new AssertionError(
                     e.getMessage()
@@ -336,8 +354,8 @@ class LedgerCheckITCase {
     }
 
     /**
-     * Runs the job until {@code expected} break rows exist and the SLAs have passed twice (so late
-     * duplicates would have shown up), then cancels it.
+     * Runs the job until its watermark has passed every deadline of what the test wrote and the
+     * break sink has flushed, asserts exactly {@code expected} break rows, then cancels it.
      */
     private void runUntil(int expected, Duration timeout) throws Exception {
         runUntil(expected, timeout, 0);
@@ -380,6 +398,17 @@ class LedgerCheckITCase {
 
     private void runUntil(int expected, Duration timeout, int failAfter, Configuration conf)
             throws Exception {
+        runUntil(expected, timeout, failAfter, conf, () -> true);
+    }
+
+    private void runUntil(
+            int expected,
+            Duration timeout,
+            int failAfter,
+            Configuration conf,
+            BooleanSupplier settled)
+            throws Exception {
+        Instant written = Instant.now(); // each test writes its ledger before the job starts
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(2);
         env.enableCheckpointing(500);
@@ -402,26 +431,18 @@ class LedgerCheckITCase {
                 .build(env);
         JobClient job = env.executeAsync("ledgercheck-it");
         try {
+            // every deadline (txn, control, gap) falls at most one SLA after the last write
+            InputWatermarks.await(
+                    METRICS, job, LedgerCheckJob.BREAK_SINK_NAME, written.plus(SLA), timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
-            long stableSince = -1;
-            int last = -1;
-            while (System.nanoTime() < deadline) {
-                if (job.getJobStatus().get().isGloballyTerminalState()) {
-                    job.getJobExecutionResult().get();
-                    throw new AssertionError("job ended early");
-                }
-                int n = stack.breaks().size();
-                if (n != last) {
-                    last = n;
-                    stableSince = System.nanoTime();
-                }
-                if (n >= expected
-                        && System.nanoTime() - stableSince > Duration.ofSeconds(6).toNanos()) {
-                    return;
-                }
-                Thread.sleep(300);
+            while (!settled.getAsBoolean()) {
+                assertThat(System.nanoTime()).as("replays settled").isLessThan(deadline);
+                Thread.sleep(200);
             }
-            throw new AssertionError("breaks: " + last + " of " + expected + " " + stack.breaks());
+            // the break sink writes at its checkpoint flush
+            InputWatermarks.awaitCheckpoints(METRICS, job, 2, timeout);
+            List<Map<String, AttributeValue>> breaks = stack.breaks();
+            assertThat(breaks).as("breaks %s", breaks).hasSize(expected);
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
