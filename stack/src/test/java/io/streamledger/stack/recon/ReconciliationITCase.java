@@ -14,6 +14,7 @@ import io.streamledger.model.keys.TradeKey;
 import io.streamledger.model.ledger.LedgerIds;
 import io.streamledger.model.table.Tables;
 import io.streamledger.operators.recon.ReconWindowFunction;
+import io.streamledger.stack.it.InputWatermarks;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -44,11 +46,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class ReconciliationITCase {
 
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
             new MiniClusterExtension(
                     new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
                                     .Builder()
+                            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
                             .setNumberTaskManagers(1)
                             .setNumberSlotsPerTaskManager(2)
                             .build());
@@ -335,7 +340,8 @@ class ReconciliationITCase {
         JobClient job = env.executeAsync("recon-it");
         try {
             stack.awaitClosed(job, ids, timeout);
-            Thread.sleep(2_000); // let the break sink flush
+            // the break sink writes at its checkpoint flush
+            InputWatermarks.awaitCheckpoints(METRICS, job, 2, Duration.ofSeconds(30));
         } finally {
             if (!job.getJobStatus().get().isGloballyTerminalState()) {
                 job.cancel().get();
