@@ -10,7 +10,8 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * per shard the highest timestamp seen minus the out-of-orderness, and the slowest shard holds the
  * watermark back ({@link SlowestShard}) — also where one generator sees several shards (the
  * DynamoDB Streams consumer merges its shards before the watermark operator). A shard that has
- * delivered nothing for the quiet period is caught up with its stream, so its share follows the
+ * delivered nothing for the quiet period — plus its reader's lag, when its last record was read
+ * behind the stream ({@link SlowestShard}) — is caught up with its stream, so its share follows the
  * wall clock (minus the quiet period and the out-of-orderness): a quiet ledger still reaches its
  * deadlines. Before its first record a generator is idle after the quiet period, so an empty
  * subtask holds nothing back.

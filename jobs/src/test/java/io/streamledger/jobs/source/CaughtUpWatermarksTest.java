@@ -2,6 +2,7 @@ package io.streamledger.jobs.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.streamledger.operators.watermark.SlowestShard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -9,7 +10,10 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.junit.jupiter.api.Test;
 
-/** The source watermark the ledger checks' deadlines run on (CS11): the slowest shard rules. */
+/**
+ * The source watermark the ledger checks' deadlines run on (CS11): the slowest shard rules, and
+ * silence counts as caught up only at the head of the stream.
+ */
 class CaughtUpWatermarksTest {
 
     static final long OOO = 5_000;
@@ -58,16 +62,40 @@ class CaughtUpWatermarksTest {
 
     @Test
     void aCaughtUpShardFollowsTheWallClockSoAQuietLedgerReachesItsDeadlines() {
-        record("a", 900_000);
+        record("a", 999_500); // read at the head of its stream (half a second old)
         g.onPeriodicEmit(out);
-        assertThat(last()).isEqualTo(900_000 - OOO - 1);
+        assertThat(last()).isEqualTo(999_500 - OOO - 1);
         now.addAndGet(QUIET - 1);
         g.onPeriodicEmit(out);
-        assertThat(last()).isEqualTo(900_000 - OOO - 1);
+        assertThat(last()).isEqualTo(999_500 - OOO - 1);
         now.addAndGet(60_000);
         g.onPeriodicEmit(out);
         assertThat(last()).isEqualTo(now.get() - QUIET - OOO - 1);
         assertThat(idle).isFalse();
+    }
+
+    @Test
+    void aShardSilentBehindItsBacklogIsCaughtUpOnlyAfterTheQuietPeriodPlusItsLag() {
+        record("a", 900_000); // read 100 s behind its stream
+        g.onPeriodicEmit(out);
+        long held = 900_000 - OOO - 1;
+        now.addAndGet(QUIET + 50_000); // a stalled reader, not the head of the stream
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(held);
+        now.addAndGet(50_000); // silent for the quiet period + the lag
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(now.get() - QUIET - OOO - 1);
+    }
+
+    @Test
+    void theLagAddsAtMostTheForgetHorizonToTheQuietPeriod() {
+        record("a", 0); // a million milliseconds behind
+        now.addAndGet((SlowestShard.MAX_LAG_QUIET_PERIODS + 1) * QUIET - 1);
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(-OOO - 1);
+        now.addAndGet(1);
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(now.get() - QUIET - OOO - 1);
     }
 
     @Test

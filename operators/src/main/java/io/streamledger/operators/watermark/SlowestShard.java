@@ -12,11 +12,22 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * period contributes is the caller's policy ({@link Quiet}); a shard quiet for {@value
  * #FORGET_AFTER_QUIET_PERIODS} quiet periods is forgotten (a closed parent shard). The emitted
  * watermark never moves back. Not thread-safe: one per watermark generator.
+ *
+ * <p>Silence proves "caught up" only at the head of a stream: a shard whose last record was already
+ * {@code lag} old when it arrived was read behind its stream, and a pause of its reader there (a
+ * stalled poll, backpressure, a starved thread) looks exactly like silence. So with {@link
+ * Quiet#FOLLOWS_CLOCK} such a shard counts as quiet only after the quiet period plus that lag (at
+ * most {@value #MAX_LAG_QUIET_PERIODS} quiet periods more) — otherwise the watermark would jump
+ * from the backlog to the clock and every deadline in between would fire with its other side still
+ * unread.
  */
 public final class SlowestShard {
 
     /** A shard quiet this many quiet periods is forgotten. */
     public static final int FORGET_AFTER_QUIET_PERIODS = 20;
+
+    /** The most a reader's lag adds to the quiet period, in quiet periods (before forgetting). */
+    public static final int MAX_LAG_QUIET_PERIODS = FORGET_AFTER_QUIET_PERIODS - 1;
 
     /** What a quiet shard contributes. */
     public enum Quiet {
@@ -29,7 +40,8 @@ public final class SlowestShard {
     private final long outOfOrdernessMillis;
     private final long quietMillis;
     private final Quiet quiet;
-    private final Map<String, long[]> shards = new HashMap<>(); // shard → {maxTs, lastSeenAt}
+    // shard → {maxTs, lastSeenAt, lag of its newest record when it was seen}
+    private final Map<String, long[]> shards = new HashMap<>();
     private long emitted = Long.MIN_VALUE;
 
     public SlowestShard(long outOfOrdernessMillis, long quietMillis, Quiet quiet) {
@@ -40,9 +52,10 @@ public final class SlowestShard {
 
     /** A record of {@code shard} with {@code timestamp}, seen at wall-clock {@code now}. */
     public void seen(String shard, long timestamp, long now) {
-        long[] s = shards.computeIfAbsent(shard, k -> new long[] {Long.MIN_VALUE, 0});
+        long[] s = shards.computeIfAbsent(shard, k -> new long[] {Long.MIN_VALUE, 0, 0});
         s[0] = Math.max(s[0], timestamp);
         s[1] = now;
+        s[2] = Math.max(0, now - s[0]);
     }
 
     /** True once any shard delivered (and was not forgotten since). */
@@ -67,7 +80,7 @@ public final class SlowestShard {
                 continue;
             }
             long share = s[0] - outOfOrdernessMillis - 1;
-            if (quietFor >= quietMillis) {
+            if (quietFor >= quietPeriod(s[2])) {
                 if (quiet == Quiet.LEFT_OUT) {
                     continue;
                 }
@@ -76,6 +89,14 @@ public final class SlowestShard {
             min = Math.min(min, share);
         }
         return min == Long.MAX_VALUE && quiet == Quiet.FOLLOWS_CLOCK ? caughtUp : min;
+    }
+
+    /** How long a shard read {@code lag} behind its stream must be silent to count as quiet. */
+    private long quietPeriod(long lag) {
+        if (quiet == Quiet.LEFT_OUT) {
+            return quietMillis; // business time: the clock says nothing about its lag
+        }
+        return quietMillis + Math.min(lag, MAX_LAG_QUIET_PERIODS * quietMillis);
     }
 
     /** Emits {@code watermark} when it is above the last one; false when it is not. */
