@@ -46,6 +46,19 @@ record StackSummary(
         Map<String, Long> openRepairsByAge,
         Map<String, String> opsLinks) {
 
+    /** Rounds of {@link #settledMetrics} before it reports what it has. */
+    private static final int SETTLE_ROUNDS = 15;
+
+    /** What the summary reports per job; the others may be absent (a job without that path). */
+    private static final Map<String, List<String>> EXPECTED_METRICS =
+            Map.of(
+                    "posting",
+                    List.of("posting.applied", "posting.rejected", "posting.duplicates"),
+                    "projection",
+                    List.of("gate.applied", "gate.openGaps", "gate.gapBreaks"),
+                    "ledgercheck",
+                    List.of("ledgercheck.checksEvaluated"));
+
     /** The seed's AMP rows each admission route is compared with. */
     static final Map<String, List<String>> ROUTE_AMP =
             Map.of(
@@ -193,8 +206,6 @@ record StackSummary(
         return last;
     }
 
-    private static final int SETTLE_ROUNDS = 15;
-
     private static Map<String, Map<String, Double>> readAll(
             JobMetrics reader, Map<String, JobID> jobs) {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
@@ -231,16 +242,6 @@ record StackSummary(
                                                 EXPECTED_METRICS.getOrDefault(
                                                         e.getKey(), List.of())));
     }
-
-    /** What the summary reports per job; the others may be absent (a job without that path). */
-    private static final Map<String, List<String>> EXPECTED_METRICS =
-            Map.of(
-                    "posting",
-                    List.of("posting.applied", "posting.rejected", "posting.duplicates"),
-                    "projection",
-                    List.of("gate.applied", "gate.openGaps", "gate.gapBreaks"),
-                    "ledgercheck",
-                    List.of("ledgercheck.checksEvaluated"));
 
     private static long metric(Map<String, Double> m, String key) {
         Double v = m == null ? null : m.get(key);
