@@ -20,32 +20,43 @@ final class CaughtUpWatermarks implements WatermarkGenerator<RawChange> {
 
     private final long quietMillis;
     private final LongSupplier clock;
+    private final LongSupplier activity;
     private final SlowestShard shards;
     private final long startedAt;
 
-    CaughtUpWatermarks(long outOfOrdernessMillis, long quietMillis, LongSupplier clock) {
+    /**
+     * @param clock the wall clock (arrival times are wall-clock)
+     * @param activity input activity time, which stands still while the task is backpressured:
+     *     quiet periods are measured on it
+     */
+    CaughtUpWatermarks(
+            long outOfOrdernessMillis,
+            long quietMillis,
+            LongSupplier clock,
+            LongSupplier activity) {
         this.quietMillis = quietMillis;
         this.clock = clock;
+        this.activity = activity;
         this.shards =
                 new SlowestShard(
                         outOfOrdernessMillis, quietMillis, SlowestShard.Quiet.FOLLOWS_CLOCK);
-        this.startedAt = clock.getAsLong();
+        this.startedAt = activity.getAsLong();
     }
 
     @Override
     public void onEvent(RawChange r, long timestamp, WatermarkOutput output) {
-        shards.seen(r.getShardId(), timestamp, clock.getAsLong());
+        shards.seen(r.getShardId(), timestamp, clock.getAsLong(), activity.getAsLong());
     }
 
     @Override
     public void onPeriodicEmit(WatermarkOutput output) {
-        long now = clock.getAsLong();
+        long active = activity.getAsLong();
         if (!shards.hasShards()) {
-            if (now - startedAt >= quietMillis) {
+            if (active - startedAt >= quietMillis) {
                 output.markIdle();
             }
             return;
         }
-        shards.emit(shards.slowest(now), output);
+        shards.emit(shards.slowest(clock.getAsLong(), active), output);
     }
 }

@@ -98,7 +98,12 @@ public final class ChangeSources {
         long ooo = conf.get(JobOptions.WATERMARK_OUT_OF_ORDERNESS).toMillis();
         long quiet = conf.get(JobOptions.IDLE_SOURCE_TIMEOUT).toMillis();
         return WatermarkStrategy.<RawChange>forGenerator(
-                        ctx -> new CaughtUpWatermarks(ooo, quiet, System::currentTimeMillis))
+                        ctx ->
+                                new CaughtUpWatermarks(
+                                        ooo,
+                                        quiet,
+                                        System::currentTimeMillis,
+                                        ctx.getInputActivityClock()::relativeTimeMillis))
                 .withTimestampAssigner((r, previous) -> r.getArrivalMillis());
     }
 

@@ -20,7 +20,9 @@ class CaughtUpWatermarksTest {
     static final long QUIET = 30_000;
 
     private final AtomicLong now = new AtomicLong(1_000_000);
-    private final CaughtUpWatermarks g = new CaughtUpWatermarks(OOO, QUIET, now::get);
+    private final AtomicLong paused = new AtomicLong(); // input time the task spent backpressured
+    private final CaughtUpWatermarks g =
+            new CaughtUpWatermarks(OOO, QUIET, now::get, () -> now.get() - paused.get());
     private final List<Long> emitted = new ArrayList<>();
     private boolean idle;
 
@@ -83,6 +85,18 @@ class CaughtUpWatermarksTest {
         g.onPeriodicEmit(out);
         assertThat(last()).isEqualTo(held);
         now.addAndGet(50_000); // silent for the quiet period + the lag
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(now.get() - QUIET - OOO - 1);
+    }
+
+    @Test
+    void timeSpentBackpressuredIsNotQuiet() {
+        record("a", 999_500); // at the head of its stream
+        now.addAndGet(QUIET + 10_000);
+        paused.addAndGet(QUIET + 10_000); // the task was blocked on its output all along
+        g.onPeriodicEmit(out);
+        assertThat(last()).isEqualTo(999_500 - OOO - 1);
+        now.addAndGet(QUIET + 1_000); // then really quiet: quiet period + its 0.5 s lag
         g.onPeriodicEmit(out);
         assertThat(last()).isEqualTo(now.get() - QUIET - OOO - 1);
     }

@@ -32,7 +32,10 @@ public final class Reconciliation {
                         WatermarkStrategy.<ReconEvent>forGenerator(
                                         ctx ->
                                                 new ShardBusinessTimeWatermarks(
-                                                        ooo, quiet, System::currentTimeMillis))
+                                                        ooo,
+                                                        quiet,
+                                                        ctx.getInputActivityClock()
+                                                                ::relativeTimeMillis))
                                 .withTimestampAssigner((e, ts) -> e.eventTimeMillis))
                 .uid(uid)
                 .name("reconciliation: business-time watermarks (" + uid + ")");

@@ -13,7 +13,8 @@ import org.apache.flink.api.common.eventtime.WatermarkOutput;
  * (business time may be far behind it); with every shard quiet, or none seen one quiet period after
  * the start, the generator is idle. Records without a shard (re-injected replays) are timestamped
  * but hold nothing back. Never above the bound over all shards merged, so it never makes a record
- * late that the merged bound took in time.
+ * late that the merged bound took in time. {@code clock} is Flink's input activity clock in the job
+ * (it stands still while the task is backpressured: a blocked input is not a quiet one).
  */
 public final class ShardBusinessTimeWatermarks implements WatermarkGenerator<ReconEvent> {
 
@@ -34,14 +35,15 @@ public final class ShardBusinessTimeWatermarks implements WatermarkGenerator<Rec
     @Override
     public void onEvent(ReconEvent e, long timestamp, WatermarkOutput output) {
         if (e.sourceShard != null) {
-            shards.seen(e.sourceShard, timestamp, clock.getAsLong());
+            long now = clock.getAsLong();
+            shards.seen(e.sourceShard, timestamp, now, now);
         }
     }
 
     @Override
     public void onPeriodicEmit(WatermarkOutput output) {
         long now = clock.getAsLong();
-        long slowest = shards.slowest(now);
+        long slowest = shards.slowest(now, now);
         if (slowest == Long.MAX_VALUE) {
             if (shards.hasShards() || now - startedAt >= quietMillis) {
                 output.markIdle();

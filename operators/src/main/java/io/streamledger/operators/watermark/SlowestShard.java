@@ -40,7 +40,7 @@ public final class SlowestShard {
     private final long outOfOrdernessMillis;
     private final long quietMillis;
     private final Quiet quiet;
-    // shard → {maxTs, lastSeenAt, lag of its newest record when it was seen}
+    // shard → {maxTs, lastSeenAt (input activity time), lag of its newest record when it was seen}
     private final Map<String, long[]> shards = new HashMap<>();
     private long emitted = Long.MIN_VALUE;
 
@@ -50,11 +50,15 @@ public final class SlowestShard {
         this.quiet = quiet;
     }
 
-    /** A record of {@code shard} with {@code timestamp}, seen at wall-clock {@code now}. */
-    public void seen(String shard, long timestamp, long now) {
+    /**
+     * A record of {@code shard} with {@code timestamp}, seen at wall-clock {@code now} and input
+     * activity time {@code activeNow} (a clock that stands still while the task is backpressured,
+     * Flink's {@code getInputActivityClock()}: a blocked input is not a quiet one).
+     */
+    public void seen(String shard, long timestamp, long now, long activeNow) {
         long[] s = shards.computeIfAbsent(shard, k -> new long[] {Long.MIN_VALUE, 0, 0});
         s[0] = Math.max(s[0], timestamp);
-        s[1] = now;
+        s[1] = activeNow;
         s[2] = Math.max(0, now - s[0]);
     }
 
@@ -64,17 +68,17 @@ public final class SlowestShard {
     }
 
     /**
-     * The slowest shard's bound at {@code now}; with {@link Quiet#FOLLOWS_CLOCK} the clock's bound
-     * when every shard was forgotten, with {@link Quiet#LEFT_OUT} {@link Long#MAX_VALUE} when no
-     * shard holds it back.
+     * The slowest shard's bound at wall-clock {@code now} (quiet measured in input activity time
+     * {@code activeNow}); with {@link Quiet#FOLLOWS_CLOCK} the clock's bound when every shard was
+     * forgotten, with {@link Quiet#LEFT_OUT} {@link Long#MAX_VALUE} when no shard holds it back.
      */
-    public long slowest(long now) {
+    public long slowest(long now, long activeNow) {
         long caughtUp = now - quietMillis - outOfOrdernessMillis - 1;
         long min = Long.MAX_VALUE;
         var it = shards.values().iterator();
         while (it.hasNext()) {
             long[] s = it.next();
-            long quietFor = now - s[1];
+            long quietFor = activeNow - s[1];
             if (quietFor >= FORGET_AFTER_QUIET_PERIODS * quietMillis) {
                 it.remove();
                 continue;
