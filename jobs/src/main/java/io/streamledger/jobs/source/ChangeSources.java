@@ -4,6 +4,7 @@ import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.config.JobOptions.CredentialsKind;
 import io.streamledger.jobs.config.JobOptions.StartingPosition;
 import io.streamledger.jobs.config.JobOptions.TransportKind;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -70,7 +71,7 @@ public final class ChangeSources {
                             .name("source: arrival-time watermarks");
         }
         Configuration sourceConfig = kinesisSourceConfig(conf);
-        java.time.Duration idlePause = conf.get(JobOptions.KINESIS_IDLE_PAUSE);
+        Duration idlePause = conf.get(JobOptions.KINESIS_IDLE_PAUSE);
         return env -> {
             KinesisStreamsSource<RawChange> source =
                     KinesisStreamsSource.<RawChange>builder()

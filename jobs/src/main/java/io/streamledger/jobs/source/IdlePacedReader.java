@@ -1,6 +1,8 @@
 package io.streamledger.jobs.source;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -114,8 +116,7 @@ final class IdlePacedReader<T, S extends SourceSplit> implements SourceReader<T,
 
     @Override
     public void pauseOrResumeSplits(
-            java.util.Collection<String> splitsToPause,
-            java.util.Collection<String> splitsToResume) {
+            Collection<String> splitsToPause, Collection<String> splitsToResume) {
         delegate.pauseOrResumeSplits(splitsToPause, splitsToResume);
     }
 
@@ -159,7 +160,7 @@ final class IdlePacedReader<T, S extends SourceSplit> implements SourceReader<T,
         private final class TrackingReaderOutput extends TrackingSourceOutput
                 implements ReaderOutput<T> {
             private final ReaderOutput<T> reader;
-            private final Map<String, SourceOutput<T>> splitOutputs = new java.util.HashMap<>();
+            private final Map<String, SourceOutput<T>> splitOutputs = new HashMap<>();
 
             TrackingReaderOutput(ReaderOutput<T> reader) {
                 super(reader);

@@ -36,6 +36,7 @@ public final class ShardBusinessTimeWatermarks implements WatermarkGenerator<Rec
     public void onEvent(ReconEvent e, long timestamp, WatermarkOutput output) {
         if (e.sourceShard != null) {
             long now = clock.getAsLong();
+            // LEFT_OUT never reads the wall clock: the activity clock serves both arguments
             shards.seen(e.sourceShard, timestamp, now, now);
         }
     }
