@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.dynamodb.DynamoDbEngine;
 import io.streamledger.local.fault.FaultInjector;
+import io.streamledger.local.partiql.PartiQlApi;
 import io.streamledger.local.server.Credentials;
 import io.streamledger.local.server.Dispatcher;
 import io.streamledger.local.server.HttpFront;
@@ -65,7 +66,9 @@ public final class LocalEndpoint implements AutoCloseable {
         }
         Set<String> explicitTargets = new HashSet<>();
         extensions.forEach(e -> explicitTargets.addAll(e.targets()));
-        for (ApiExtension feature : streamFeatures.attach(engine)) {
+        List<ApiExtension> features = new ArrayList<>(streamFeatures.attach(engine));
+        features.add(new PartiQlApi(engine));
+        for (ApiExtension feature : features) {
             // explicitly registered extensions win over a built-in feature serving the same target
             if (Collections.disjoint(feature.targets(), explicitTargets)) {
                 extensions.add(feature);

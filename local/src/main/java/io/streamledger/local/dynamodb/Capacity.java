@@ -18,7 +18,7 @@ public final class Capacity {
         TOTAL,
         INDEXES;
 
-        static Mode of(@Nullable String s) {
+        public static Mode of(@Nullable String s) {
             if (s == null || s.isEmpty()) {
                 return NONE;
             }

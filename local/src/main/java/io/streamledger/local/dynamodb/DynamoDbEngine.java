@@ -171,6 +171,11 @@ public final class DynamoDbEngine implements TableCatalog, AutoCloseable {
         return table(n.asText());
     }
 
+    /** The live table of that name, or null; PartiQL plans its reads and writes on its keys. */
+    public @Nullable Table liveTable(String name) {
+        return tables.get(name);
+    }
+
     Table table(String name) {
         Table t = tables.get(name);
         if (t == null) {

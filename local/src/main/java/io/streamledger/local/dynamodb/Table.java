@@ -86,7 +86,7 @@ public final class Table {
     }
 
     @Nullable
-    IndexDef index(String indexName) {
+    public IndexDef index(String indexName) {
         for (IndexDef i : gsis) {
             if (i.name().equals(indexName)) {
                 return i;

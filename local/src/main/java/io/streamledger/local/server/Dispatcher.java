@@ -30,9 +30,6 @@ public final class Dispatcher {
     /** DynamoDB operations deliberately left out, by family (named in the error a client gets). */
     static final Map<String, String> UNSUPPORTED =
             Map.ofEntries(
-                    Map.entry("ExecuteStatement", "PartiQL"),
-                    Map.entry("BatchExecuteStatement", "PartiQL"),
-                    Map.entry("ExecuteTransaction", "PartiQL"),
                     Map.entry("CreateBackup", "backups"),
                     Map.entry("DeleteBackup", "backups"),
                     Map.entry("DescribeBackup", "backups"),

@@ -412,13 +412,6 @@ class ApiDetailsITCase {
     @Test
     void leftOutOperationsAnswerWithANamedError() {
         assertError(
-                        () ->
-                                ddb.executeStatement(
-                                        b -> b.statement("SELECT * FROM \"" + table + "\"")),
-                        "UnknownOperationException")
-                .hasMessageContaining(
-                        "ExecuteStatement is not supported by the streamledger local endpoint (PartiQL)");
-        assertError(
                         () -> ddb.createBackup(b -> b.tableName(table).backupName("b1")),
                         "UnknownOperationException")
                 .hasMessageContaining(
