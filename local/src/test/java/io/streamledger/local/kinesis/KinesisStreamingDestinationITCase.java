@@ -1,5 +1,6 @@
 package io.streamledger.local.kinesis;
 
+import static io.streamledger.local.kinesis.KinesisRecords.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,10 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
-import software.amazon.awssdk.services.kinesis.model.GetRecordsResponse;
-import software.amazon.awssdk.services.kinesis.model.Record;
-import software.amazon.awssdk.services.kinesis.model.Shard;
-import software.amazon.awssdk.services.kinesis.model.ShardIteratorType;
 
 /** Forwarding of committed changes to kinesis-local in the Kinesis-for-DynamoDB shape (CS06). */
 class KinesisStreamingDestinationITCase {
@@ -228,31 +225,5 @@ class KinesisStreamingDestinationITCase {
                     .extracting(e -> ((ApiException) e).type())
                     .isEqualTo("ValidationException");
         }
-    }
-
-    static List<JsonNode> readAll(KinesisClient client, String stream) throws Exception {
-        List<JsonNode> out = new ArrayList<>();
-        for (Shard shard : client.listShards(b -> b.streamName(stream)).shards()) {
-            String it =
-                    client.getShardIterator(
-                                    b ->
-                                            b.streamName(stream)
-                                                    .shardId(shard.shardId())
-                                                    .shardIteratorType(
-                                                            ShardIteratorType.TRIM_HORIZON))
-                            .shardIterator();
-            while (it != null) {
-                String current = it;
-                GetRecordsResponse page = client.getRecords(b -> b.shardIterator(current));
-                for (Record r : page.records()) {
-                    out.add(MAPPER.readTree(r.data().asByteArray()));
-                }
-                if (page.records().isEmpty()) {
-                    break;
-                }
-                it = page.nextShardIterator();
-            }
-        }
-        return out;
     }
 }

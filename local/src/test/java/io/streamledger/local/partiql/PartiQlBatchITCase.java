@@ -5,10 +5,22 @@ import static io.streamledger.local.partiql.PartiQlFixture.capacities;
 import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.local.it.Tables;
+import io.streamledger.local.kinesis.KinesisDestinationOptions;
+import io.streamledger.local.kinesis.KinesisLocal;
+import io.streamledger.local.kinesis.KinesisLocalExtension;
+import io.streamledger.local.kinesis.KinesisRecords;
+import io.streamledger.local.streams.StreamFeatures;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +43,23 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * statements on one item refuse the whole batch.
  */
 class PartiQlBatchITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
+    @RegisterExtension static final KinesisLocalExtension KINESIS = new KinesisLocalExtension();
+
+    private static final PartiQlFixture FIXTURE =
+            new PartiQlFixture(
+                    b ->
+                            b.streamFeatures(
+                                    StreamFeatures.defaults()
+                                            .withKinesisDestination(
+                                                    KinesisDestinationOptions.builder()
+                                                            // resolved at first use: kinesis-local
+                                                            // is up by then
+                                                            .kinesisClient(
+                                                                    () ->
+                                                                            KinesisLocal.newClient(
+                                                                                    KINESIS.kinesis()
+                                                                                            .endpoint()))
+                                                            .build())));
 
     @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
 
@@ -152,6 +180,76 @@ class PartiQlBatchITCase {
                                 .sum());
         FIXTURE.assertSameChanges(partiql, items);
         FIXTURE.assertSameStreamRecords(partiql, items);
+    }
+
+    @Test
+    void guardedUpdatesForwardTheSameKinesisRecords() throws Exception {
+        String partiql = FIXTURE.table("BatKinA");
+        String items = FIXTURE.table("BatKinB");
+        Map<String, String> streams = new LinkedHashMap<>();
+        for (String t : List.of(partiql, items)) {
+            String stream = Tables.unique("pq-kinesis");
+            String arn = KINESIS.kinesis().createStream(stream, 1);
+            ddb.enableKinesisStreamingDestination(b -> b.tableName(t).streamArn(arn));
+            streams.put(t, stream);
+            for (int i = 0; i < 5; i++) {
+                var seed = seed(i, i == 3 ? 4 : 1);
+                ddb.putItem(b -> b.tableName(t).item(seed));
+            }
+        }
+        List<BatchStatementRequest> statements = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            statements.add(guarded(partiql, i, 1, false));
+        }
+        assertThat(codes(batch(statements)))
+                .containsExactly(null, null, null, "ConditionalCheckFailed", null);
+        for (int i = 0; i < 5; i++) {
+            int n = i;
+            try {
+                ddb.updateItem(
+                        b ->
+                                b.tableName(items)
+                                        .key(item("c" + n, "o"))
+                                        .updateExpression("SET version = :n, #s = :s")
+                                        .conditionExpression(
+                                                "attribute_exists(PK) AND version = :o")
+                                        .expressionAttributeNames(Map.of("#s", "status"))
+                                        .expressionAttributeValues(
+                                                Map.of(
+                                                        ":n",
+                                                        AttributeValue.fromN("2"),
+                                                        ":s",
+                                                        AttributeValue.fromS("v2"),
+                                                        ":o",
+                                                        AttributeValue.fromN("1"))));
+            } catch (ConditionalCheckFailedException stale) {
+                assertThat(n).isEqualTo(3);
+            }
+        }
+        assertThat(
+                        LOCAL.endpoint()
+                                .streamFeatures()
+                                .kinesisDestination()
+                                .flush(Duration.ofSeconds(30)))
+                .isTrue();
+        assertThat(kinesisRecords(streams.get(partiql)))
+                .isEqualTo(kinesisRecords(streams.get(items)))
+                .hasSize(5);
+    }
+
+    /** Kinesis records of one stream by item key: event, images and size, in order. */
+    private static Map<String, List<JsonNode>> kinesisRecords(String stream) throws Exception {
+        Map<String, List<JsonNode>> byKey = new TreeMap<>();
+        for (JsonNode r : KinesisRecords.readAll(KINESIS.kinesis().client(), stream)) {
+            ObjectNode shape = JsonNodeFactory.instance.objectNode();
+            shape.set("eventName", r.get("eventName"));
+            shape.set("NewImage", r.path("dynamodb").get("NewImage"));
+            shape.set("OldImage", r.path("dynamodb").get("OldImage"));
+            shape.set("SizeBytes", r.path("dynamodb").get("SizeBytes"));
+            byKey.computeIfAbsent(r.path("dynamodb").get("Keys").toString(), k -> new ArrayList<>())
+                    .add(shape);
+        }
+        return byKey;
     }
 
     @Test

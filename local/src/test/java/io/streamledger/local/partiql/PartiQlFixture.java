@@ -5,6 +5,7 @@ import static io.streamledger.local.it.Tables.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.local.LocalDynamoDbExtension;
+import io.streamledger.local.LocalEndpoint;
 import io.streamledger.local.it.Clients;
 import io.streamledger.local.it.Tables;
 import io.streamledger.local.spi.CommitListener;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
@@ -45,8 +47,13 @@ final class PartiQlFixture {
     private DynamoDbStreamsClient streams;
 
     PartiQlFixture() {
+        this(UnaryOperator.identity());
+    }
+
+    PartiQlFixture(UnaryOperator<LocalEndpoint.Builder> customizer) {
         CommitListener recorder = changes::addAll;
-        this.extension = new LocalDynamoDbExtension(b -> b.commitListener(recorder));
+        this.extension =
+                new LocalDynamoDbExtension(b -> customizer.apply(b.commitListener(recorder)));
     }
 
     DynamoDbClient ddb() {
