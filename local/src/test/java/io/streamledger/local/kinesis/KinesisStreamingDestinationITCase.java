@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.streamledger.local.spi.ApiException;
@@ -31,7 +30,6 @@ class KinesisStreamingDestinationITCase {
     @RegisterExtension static final KinesisLocalExtension KINESIS = new KinesisLocalExtension();
 
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00.123Z");
 
     private KinesisStreamingDestination destination(
