@@ -83,13 +83,13 @@ final class BatchStatementOperation {
         if (reads && writes) {
             throw Messages.validation(Messages.BATCH_MIXED);
         }
-        Set<String> keys = new HashSet<>();
+        Set<TableKey> keys = new HashSet<>();
         for (Member m : members) {
             if (m.error == null) {
-                plan(m);
-            }
-            if (m.error == null && !keys.add(m.table.name() + "\u0000" + key(m))) {
-                throw Messages.validation(Messages.DUPLICATE_KEYS);
+                plan(m, mode);
+                if (!keys.add(new TableKey(m.table.name(), key(m)))) {
+                    throw Messages.validation(Messages.DUPLICATE_KEYS);
+                }
             }
         }
         CapacityTally capacity = new CapacityTally();
@@ -145,19 +145,22 @@ final class BatchStatementOperation {
         return r;
     }
 
-    private static void plan(Member m) {
+    /** A key of one table; JSON equality is value equality of the canonical wire values. */
+    private record TableKey(String table, JsonNode key) {}
+
+    private static void plan(Member m, Capacity.Mode mode) {
         ObjectNode r = m.request;
-        r.put("ReturnConsumedCapacity", "INDEXES");
+        if (mode != Capacity.Mode.NONE) {
+            r.put("ReturnConsumedCapacity", "INDEXES");
+        }
         if (m.write != null) {
             // always ALL_OLD inside: a failed conditional write is charged by the old item's size
             r.put("ReturnValuesOnConditionCheckFailure", "ALL_OLD");
         }
     }
 
-    private static String key(Member m) {
-        return m.write != null
-                ? m.write.boundKey(m.request).toString()
-                : m.request.get("Key").toString();
+    private static JsonNode key(Member m) {
+        return m.write != null ? m.write.boundKey(m.request) : m.request.get("Key");
     }
 
     private ObjectNode run(Member m, CapacityTally capacity) {

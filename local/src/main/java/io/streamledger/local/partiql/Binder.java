@@ -66,7 +66,8 @@ final class Binder {
             return (ObjectNode) l.value().deepCopy();
         }
         if (e instanceof Param p) {
-            return params.get(p.index()).deepCopy();
+            // each ? is bound once, and a request's parameters are not used after it
+            return params.get(p.index());
         }
         if (e instanceof Tuple t) {
             ObjectNode m = AttributeValues.JSON.objectNode();
