@@ -37,6 +37,16 @@ public final class KinesisLocalExtension
         return kinesis;
     }
 
+    /**
+     * Kinesis-destination options whose client is made at first use, so an endpoint built before
+     * this extension has started kinesis-local can still forward to it.
+     */
+    public KinesisDestinationOptions destinationOptions() {
+        return KinesisDestinationOptions.builder()
+                .kinesisClient(() -> KinesisLocal.newClient(kinesis().endpoint()))
+                .build();
+    }
+
     @Override
     public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
         return p.getParameter().getType() == KinesisLocal.class;

@@ -34,48 +34,49 @@ final class SelectExecution {
     /** One page of results: items, the token of the next page and the capacity used. */
     record Page(ArrayNode items, @Nullable NextToken next, @Nullable ObjectNode lastEvaluatedKey) {}
 
-    Page run(
+    /** One execution of a plan: its bound parameters, read options and capacity sink. */
+    record Read(
             ReadPlan plan,
             Binder binder,
             boolean consistent,
             int limit,
             @Nullable NextToken from,
-            CapacityTally capacity) {
-        if (consistent && plan.index() != null) {
+            CapacityTally capacity) {}
+
+    Page run(Read read) {
+        ReadPlan plan = read.plan();
+        if (read.consistent() && plan.index() != null) {
             IndexDef index = plan.table().index(plan.index());
             if (index != null && index.global()) {
                 throw Messages.validation(Messages.CONSISTENT_READ_ON_GSI);
             }
         }
         return switch (plan.mode()) {
-            case GET -> gets(plan, binder, consistent, limit, from, capacity);
-            case QUERY -> queries(plan, binder, consistent, limit, from, capacity);
-            case SCAN -> scan(plan, binder, consistent, limit, from, capacity);
+            case GET -> gets(read);
+            case QUERY -> queries(read);
+            case SCAN -> scan(read);
         };
     }
 
-    private Page gets(
-            ReadPlan plan,
-            Binder binder,
-            boolean consistent,
-            int limit,
-            @Nullable NextToken from,
-            CapacityTally capacity) {
-        List<ObjectNode> keys = lookups(plan, binder);
+    private Page gets(Read read) {
+        ReadPlan plan = read.plan();
+        NextToken from = read.from();
+        CapacityTally capacity = read.capacity();
+        List<ObjectNode> keys = lookups(plan, read.binder());
         ArrayNode items = AttributeValues.JSON.arrayNode();
-        int read = 0;
+        int evaluated = 0;
         for (int i = from == null ? 0 : from.lookup(); i < keys.size(); i++) {
-            if (read == limit) {
+            if (evaluated == read.limit()) {
                 return new Page(items, new NextToken(i, null), null);
             }
             ObjectNode r = AttributeValues.JSON.objectNode();
             r.put("TableName", plan.table().name());
             r.set("Key", keys.get(i));
-            r.put("ConsistentRead", consistent);
+            r.put("ConsistentRead", read.consistent());
             r.put("ReturnConsumedCapacity", "INDEXES");
             ObjectNode out = engine.handle("GetItem", r);
             capacity.add(out.get("ConsumedCapacity"));
-            read++;
+            evaluated++;
             JsonNode item = out.get("Item");
             if (item != null) {
                 items.add(project((ObjectNode) item, plan.projection()));
@@ -84,25 +85,22 @@ final class SelectExecution {
         return new Page(items, null, null);
     }
 
-    private Page queries(
-            ReadPlan plan,
-            Binder binder,
-            boolean consistent,
-            int limit,
-            @Nullable NextToken from,
-            CapacityTally capacity) {
-        List<ObjectNode> keys = lookups(plan, binder);
-        ObjectNode values = boundValues(plan, binder);
+    private Page queries(Read read) {
+        ReadPlan plan = read.plan();
+        NextToken from = read.from();
+        CapacityTally capacity = read.capacity();
+        List<ObjectNode> keys = lookups(plan, read.binder());
+        ObjectNode values = boundValues(plan, read.binder());
         ArrayNode items = AttributeValues.JSON.arrayNode();
-        int remaining = limit;
+        int remaining = read.limit();
         int first = from == null ? 0 : from.lookup();
         for (int i = first; i < keys.size(); i++) {
             if (remaining == 0
-                    || capacity.units(plan.table().name()) * bytesPerUnit(consistent)
+                    || capacity.units(plan.table().name()) * bytesPerUnit(read.consistent())
                             >= PAGE_BYTES) {
                 return new Page(items, new NextToken(i, null), null);
             }
-            ObjectNode r = base(plan, consistent, remaining);
+            ObjectNode r = base(plan, read.consistent(), remaining);
             r.put("KeyConditionExpression", plan.keyCondition());
             ObjectNode eav = values.deepCopy();
             int k = 0;
@@ -126,15 +124,12 @@ final class SelectExecution {
         return new Page(items, null, null);
     }
 
-    private Page scan(
-            ReadPlan plan,
-            Binder binder,
-            boolean consistent,
-            int limit,
-            @Nullable NextToken from,
-            CapacityTally capacity) {
-        ObjectNode r = base(plan, consistent, limit);
-        ObjectNode values = boundValues(plan, binder);
+    private Page scan(Read read) {
+        ReadPlan plan = read.plan();
+        NextToken from = read.from();
+        CapacityTally capacity = read.capacity();
+        ObjectNode r = base(plan, read.consistent(), read.limit());
+        ObjectNode values = boundValues(plan, read.binder());
         if (!values.isEmpty()) {
             r.set("ExpressionAttributeValues", values);
         }

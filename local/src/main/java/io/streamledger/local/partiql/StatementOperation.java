@@ -69,12 +69,13 @@ final class StatementOperation {
         CapacityTally capacity = new CapacityTally();
         SelectExecution.Page page =
                 statements.selects.run(
-                        plan,
-                        binder,
-                        request.path("ConsistentRead").asBoolean(false),
-                        limit,
-                        from,
-                        capacity);
+                        new SelectExecution.Read(
+                                plan,
+                                binder,
+                                request.path("ConsistentRead").asBoolean(false),
+                                limit,
+                                from,
+                                capacity));
         ObjectNode out = AttributeValues.JSON.objectNode();
         out.set("Items", page.items());
         if (page.next() != null) {

@@ -45,16 +45,7 @@ class KinesisDestinationFlinkITCase {
                     b ->
                             b.streamFeatures(
                                     StreamFeatures.defaults()
-                                            .withKinesisDestination(
-                                                    KinesisDestinationOptions.builder()
-                                                            // resolved at first use: kinesis-local
-                                                            // is up by then
-                                                            .kinesisClient(
-                                                                    () ->
-                                                                            KinesisLocal.newClient(
-                                                                                    KINESIS.kinesis()
-                                                                                            .endpoint()))
-                                                            .build())));
+                                            .withKinesisDestination(KINESIS.destinationOptions())));
 
     @RegisterExtension
     static final MiniClusterExtension FLINK =

@@ -8,10 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.local.it.Tables;
-import io.streamledger.local.kinesis.KinesisDestinationOptions;
-import io.streamledger.local.kinesis.KinesisLocal;
 import io.streamledger.local.kinesis.KinesisLocalExtension;
 import io.streamledger.local.kinesis.KinesisRecords;
 import io.streamledger.local.streams.StreamFeatures;
@@ -21,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchStatementResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * BatchExecuteStatement through the real SDK v2 — the sinks' batched version-guarded UPDATEs
@@ -45,34 +42,19 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 class PartiQlBatchITCase {
     @RegisterExtension static final KinesisLocalExtension KINESIS = new KinesisLocalExtension();
 
-    private static final PartiQlFixture FIXTURE =
+    @RegisterExtension
+    static final PartiQlFixture FIXTURE =
             new PartiQlFixture(
                     b ->
                             b.streamFeatures(
                                     StreamFeatures.defaults()
-                                            .withKinesisDestination(
-                                                    KinesisDestinationOptions.builder()
-                                                            // resolved at first use: kinesis-local
-                                                            // is up by then
-                                                            .kinesisClient(
-                                                                    () ->
-                                                                            KinesisLocal.newClient(
-                                                                                    KINESIS.kinesis()
-                                                                                            .endpoint()))
-                                                            .build())));
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+                                            .withKinesisDestination(KINESIS.destinationOptions())));
 
     private static DynamoDbClient ddb;
 
     @BeforeAll
     static void clients() {
         ddb = FIXTURE.ddb();
-    }
-
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
     }
 
     private static final String GUARDED_UPDATE =
@@ -89,6 +71,26 @@ class PartiQlBatchITCase {
                         AttributeValue.fromN(Integer.toString(from)))
                 .returnValuesOnConditionCheckFailure(allOld ? "ALL_OLD" : null)
                 .build();
+    }
+
+    /** The UpdateItem the guarded UPDATE of item {@code c<i>} from version 1 stands for. */
+    private static UpdateItemResponse guardedUpdateItem(String table, int i) {
+        return ddb.updateItem(
+                b ->
+                        b.tableName(table)
+                                .key(item("c" + i, "o"))
+                                .updateExpression("SET version = :n, #s = :s")
+                                .conditionExpression("attribute_exists(PK) AND version = :o")
+                                .expressionAttributeNames(Map.of("#s", "status"))
+                                .expressionAttributeValues(
+                                        Map.of(
+                                                ":n",
+                                                AttributeValue.fromN("2"),
+                                                ":s",
+                                                AttributeValue.fromS("v2"),
+                                                ":o",
+                                                AttributeValue.fromN("1")))
+                                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES));
     }
 
     private static BatchExecuteStatementResponse batch(List<BatchStatementRequest> statements) {
@@ -127,25 +129,7 @@ class PartiQlBatchITCase {
             assertThat(s.tableName()).isEqualTo(partiql);
             int n = i;
             try {
-                var u =
-                        ddb.updateItem(
-                                b ->
-                                        b.tableName(items)
-                                                .key(item("c" + n, "o"))
-                                                .updateExpression("SET version = :n, #s = :s")
-                                                .conditionExpression(
-                                                        "attribute_exists(PK) AND version = :o")
-                                                .expressionAttributeNames(Map.of("#s", "status"))
-                                                .expressionAttributeValues(
-                                                        Map.of(
-                                                                ":n",
-                                                                AttributeValue.fromN("2"),
-                                                                ":s",
-                                                                AttributeValue.fromS("v2"),
-                                                                ":o",
-                                                                AttributeValue.fromN("1")))
-                                                .returnConsumedCapacity(
-                                                        ReturnConsumedCapacity.INDEXES));
+                var u = guardedUpdateItem(items, n);
                 itemCapacity.add(u.consumedCapacity());
                 assertThat(s.error()).as("statement %d", i).isNull();
             } catch (ConditionalCheckFailedException e) {
@@ -206,28 +190,13 @@ class PartiQlBatchITCase {
         for (int i = 0; i < 5; i++) {
             int n = i;
             try {
-                ddb.updateItem(
-                        b ->
-                                b.tableName(items)
-                                        .key(item("c" + n, "o"))
-                                        .updateExpression("SET version = :n, #s = :s")
-                                        .conditionExpression(
-                                                "attribute_exists(PK) AND version = :o")
-                                        .expressionAttributeNames(Map.of("#s", "status"))
-                                        .expressionAttributeValues(
-                                                Map.of(
-                                                        ":n",
-                                                        AttributeValue.fromN("2"),
-                                                        ":s",
-                                                        AttributeValue.fromS("v2"),
-                                                        ":o",
-                                                        AttributeValue.fromN("1"))));
+                guardedUpdateItem(items, n);
             } catch (ConditionalCheckFailedException stale) {
                 assertThat(n).isEqualTo(3);
             }
         }
         assertThat(
-                        LOCAL.endpoint()
+                        FIXTURE.endpoint()
                                 .streamFeatures()
                                 .kinesisDestination()
                                 .flush(Duration.ofSeconds(30)))

@@ -6,9 +6,7 @@ import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.local.LocalDynamoDbExtension;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,30 +23,13 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * fails on an existing item.
  */
 class PartiQlDeleteITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+    @RegisterExtension static final PartiQlFixture FIXTURE = new PartiQlFixture();
 
     private static DynamoDbClient ddb;
 
     @BeforeAll
     static void clients() {
         ddb = FIXTURE.ddb();
-    }
-
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
-    }
-
-    private static ExecuteStatementResponse execute(String statement, AttributeValue... params) {
-        return ddb.executeStatement(
-                b -> {
-                    b.statement(statement).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                    if (params.length > 0) {
-                        b.parameters(params);
-                    }
-                });
     }
 
     private static Map<String, AttributeValue> seed(String sk) {
@@ -62,7 +43,7 @@ class PartiQlDeleteITCase {
         ddb.putItem(b -> b.tableName(partiql).item(seed("o#1")));
         ddb.putItem(b -> b.tableName(items).item(seed("o#1")));
         ExecuteStatementResponse r =
-                execute(
+                FIXTURE.execute(
                         "DELETE FROM \"" + partiql + "\" WHERE PK = ? AND SK = ? AND version = 3",
                         AttributeValue.fromS("c1"),
                         AttributeValue.fromS("o#1"));
@@ -88,10 +69,10 @@ class PartiQlDeleteITCase {
     void deletingAMissingItemSucceedsWithoutARecord() {
         String t = FIXTURE.table("DelMissing");
         ExecuteStatementResponse r =
-                execute("DELETE FROM \"" + t + "\" WHERE PK = 'c9' AND SK = 'x'");
+                FIXTURE.execute("DELETE FROM \"" + t + "\" WHERE PK = 'c9' AND SK = 'x'");
         assertThat(r.items()).isEmpty();
         // a guard on a missing item does not stop the delete of nothing
-        execute("DELETE FROM \"" + t + "\" WHERE PK = 'c9' AND SK = 'x' AND version = 7");
+        FIXTURE.execute("DELETE FROM \"" + t + "\" WHERE PK = 'c9' AND SK = 'x' AND version = 7");
         var d =
                 ddb.deleteItem(
                         b ->
@@ -108,7 +89,7 @@ class PartiQlDeleteITCase {
         String t = FIXTURE.table("DelGuard");
         ddb.putItem(b -> b.tableName(t).item(seed("o#1")));
         String stale = "DELETE FROM \"" + t + "\" WHERE PK = 'c1' AND SK = 'o#1' AND version < 3";
-        assertThatThrownBy(() -> execute(stale))
+        assertThatThrownBy(() -> FIXTURE.execute(stale))
                 .isInstanceOfSatisfying(
                         ConditionalCheckFailedException.class,
                         e -> assertThat(e.hasItem()).isFalse());
@@ -130,13 +111,13 @@ class PartiQlDeleteITCase {
         String t = FIXTURE.table("DelRet");
         ddb.putItem(b -> b.tableName(t).item(seed("o#1")));
         ExecuteStatementResponse r =
-                execute(
+                FIXTURE.execute(
                         "DELETE FROM \""
                                 + t
                                 + "\" WHERE PK = 'c1' AND SK = 'o#1' RETURNING ALL OLD *");
         assertThat(r.items()).containsExactly(seed("o#1"));
         assertThat(
-                        execute(
+                        FIXTURE.execute(
                                         "DELETE FROM \""
                                                 + t
                                                 + "\" WHERE PK = 'c1' AND SK = 'o#1' RETURNING ALL"
@@ -150,18 +131,21 @@ class PartiQlDeleteITCase {
         String t = FIXTURE.table("DelBad");
         ddb.putItem(b -> b.tableName(t).item(seed("o#1")));
         String q = "\"" + t + "\"";
-        assertValidation(() -> execute("DELETE FROM " + q + " WHERE PK = 'c1'"))
-                .hasMessageContaining(
-                        "Where clause does not contain a mandatory equality on all key attributes");
-        assertValidation(() -> execute("DELETE FROM " + q + " WHERE PK = 'c1' OR SK = 'o#1'"))
-                .hasMessageContaining(
-                        "Where clause does not contain a mandatory equality on all key attributes");
-        assertValidation(() -> execute("DELETE FROM " + q))
+        assertValidation(() -> FIXTURE.execute("DELETE FROM " + q + " WHERE PK = 'c1'"))
                 .hasMessageContaining(
                         "Where clause does not contain a mandatory equality on all key attributes");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
+                                        "DELETE FROM " + q + " WHERE PK = 'c1' OR SK = 'o#1'"))
+                .hasMessageContaining(
+                        "Where clause does not contain a mandatory equality on all key attributes");
+        assertValidation(() -> FIXTURE.execute("DELETE FROM " + q))
+                .hasMessageContaining(
+                        "Where clause does not contain a mandatory equality on all key attributes");
+        assertValidation(
+                        () ->
+                                FIXTURE.execute(
                                         "DELETE FROM "
                                                 + q
                                                 + " WHERE PK = 'c1' AND SK = 'o#1' RETURNING ALL NEW"
@@ -171,7 +155,7 @@ class PartiQlDeleteITCase {
                                 + " allowed in DELETE statements.");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "DELETE FROM " + q + " WHERE PK = 'c1' AND SK = ?",
                                         AttributeValue.fromN("1")))
                 .hasMessageContaining(

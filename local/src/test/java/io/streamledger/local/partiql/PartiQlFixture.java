@@ -18,30 +18,35 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.ExecuteStatementResponse;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * One local endpoint per test class with a recorder of committed changes, and the "twin tables" the
- * PartiQL ITCases compare: the same writes done once in PartiQL and once with the item operations
- * must leave the same items, report the same ConsumedCapacity and produce the same change records
- * (the seam DynamoDB Streams and the Kinesis destination both consume) and the same DynamoDB
- * Streams records (CS07).
+ * JUnit extension: one local endpoint per test class with a recorder of committed changes, and the
+ * "twin tables" the PartiQL ITCases compare: the same writes done once in PartiQL and once with the
+ * item operations must leave the same items, report the same ConsumedCapacity and produce the same
+ * change records (the seam DynamoDB Streams and the Kinesis destination both consume) and the same
+ * DynamoDB Streams records (CS07).
  */
-final class PartiQlFixture {
+final class PartiQlFixture implements BeforeAllCallback, AfterAllCallback {
     /** GSI of the twin tables: partition key {@code status}, sort key {@code SK}, ALL projected. */
     static final String BY_STATUS = "byStatus";
 
-    final LocalDynamoDbExtension extension;
+    private final LocalDynamoDbExtension extension;
     private final List<ItemChange> changes = new CopyOnWriteArrayList<>();
     private DynamoDbClient ddb;
     private DynamoDbStreamsClient streams;
@@ -56,6 +61,40 @@ final class PartiQlFixture {
                 new LocalDynamoDbExtension(b -> customizer.apply(b.commitListener(recorder)));
     }
 
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        extension.beforeAll(context);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (ddb != null) {
+            ddb.close();
+            ddb = null;
+        }
+        if (streams != null) {
+            streams.close();
+            streams = null;
+        }
+        extension.afterAll(context);
+    }
+
+    LocalEndpoint endpoint() {
+        return extension.endpoint();
+    }
+
+    /** ExecuteStatement with ConsumedCapacity INDEXES. */
+    ExecuteStatementResponse execute(String statement, AttributeValue... params) {
+        return ddb().executeStatement(
+                        b -> {
+                            b.statement(statement)
+                                    .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
+                            if (params.length > 0) {
+                                b.parameters(params);
+                            }
+                        });
+    }
+
     DynamoDbClient ddb() {
         if (ddb == null) {
             ddb = Clients.dynamo(extension.endpoint().endpoint());
@@ -68,15 +107,6 @@ final class PartiQlFixture {
             streams = StreamsClients.streams(extension.endpoint().endpoint());
         }
         return streams;
-    }
-
-    void close() {
-        if (ddb != null) {
-            ddb.close();
-        }
-        if (streams != null) {
-            streams.close();
-        }
     }
 
     /**

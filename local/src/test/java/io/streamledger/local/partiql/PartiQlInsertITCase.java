@@ -7,10 +7,8 @@ import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.local.LocalDynamoDbExtension;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,9 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * malformed items.
  */
 class PartiQlInsertITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+    @RegisterExtension static final PartiQlFixture FIXTURE = new PartiQlFixture();
 
     private static DynamoDbClient ddb;
 
@@ -39,27 +35,12 @@ class PartiQlInsertITCase {
         ddb = FIXTURE.ddb();
     }
 
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
-    }
-
-    private static ExecuteStatementResponse execute(String statement, AttributeValue... params) {
-        return ddb.executeStatement(
-                b -> {
-                    b.statement(statement).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                    if (params.length > 0) {
-                        b.parameters(params);
-                    }
-                });
-    }
-
     @Test
     void insertIsAPutItemOfANewKey() {
         String partiql = FIXTURE.table("InsA");
         String items = FIXTURE.table("InsB");
         ExecuteStatementResponse r =
-                execute(
+                FIXTURE.execute(
                         "INSERT INTO \""
                                 + partiql
                                 + "\" VALUE {'PK': ?, 'SK': 'o#1', 'status': 'open', 'qty': 1.50,"
@@ -118,8 +99,8 @@ class PartiQlInsertITCase {
     void anExistingKeyIsADuplicateItemAndChangesNothing() {
         String t = FIXTURE.table("InsDup");
         String insert = "INSERT INTO \"" + t + "\" VALUE {'PK': 'c1', 'SK': 'o#1', 'v': ?}";
-        execute(insert, AttributeValue.fromN("1"));
-        assertThatThrownBy(() -> execute(insert, AttributeValue.fromN("2")))
+        FIXTURE.execute(insert, AttributeValue.fromN("1"));
+        assertThatThrownBy(() -> FIXTURE.execute(insert, AttributeValue.fromN("2")))
                 .isInstanceOf(DuplicateItemException.class)
                 .hasMessageContaining("Duplicate primary key exists in table");
         assertThatThrownBy(
@@ -143,15 +124,15 @@ class PartiQlInsertITCase {
     void malformedItemsGetDynamoDbsMessages() {
         String t = FIXTURE.table("InsBad");
         String q = "\"" + t + "\"";
-        assertValidation(() -> execute("INSERT INTO " + q + " VALUE {'PK': 'c1', 'x': 1}"))
+        assertValidation(() -> FIXTURE.execute("INSERT INTO " + q + " VALUE {'PK': 'c1', 'x': 1}"))
                 .hasMessageContaining("Key attribute should be present in the item: Key SK");
-        assertValidation(() -> execute("INSERT INTO " + q + " VALUE {'PK': 1, 'SK': 'a'}"))
+        assertValidation(() -> FIXTURE.execute("INSERT INTO " + q + " VALUE {'PK': 1, 'SK': 'a'}"))
                 .hasMessageContaining(
                         "Key attribute's data type should match its data type in table's schema:"
                                 + " Key PK");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUES {'PK': 'a', 'SK': 'a'}, {'PK': 'b', 'SK': 'b'}"))
@@ -159,45 +140,49 @@ class PartiQlInsertITCase {
                         "Inserting multiple items in a single statement is not supported");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUE {'PK': 'a', 'SK': 'a'} RETURNING ALL OLD *"))
                 .hasMessageContaining("RETURNING is not supported in INSERT");
-        assertValidation(() -> execute("INSERT INTO " + q + " VALUE ?", AttributeValue.fromS("x")))
+        assertValidation(
+                        () ->
+                                FIXTURE.execute(
+                                        "INSERT INTO " + q + " VALUE ?", AttributeValue.fromS("x")))
                 .hasMessageContaining("Please use struct format {...}");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUE {'PK': 'a', 'SK': 'a', 's': <<>>}"))
                 .hasMessageContaining("Empty bags are not supported");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUE {'PK': 'a', 'SK': 'a', 's': <<1, 'x'>>}"))
                 .hasMessageContaining("DynamoDB only supports either numbers or strings in bags");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUE {'PK': 'a', 'SK': 'a', 'PK': 'b'}"))
                 .hasMessageContaining("Duplicate keys in tuple. Key: PK");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "INSERT INTO "
                                                 + q
                                                 + " VALUE {'PK': 'a', 'SK': 'a', 'n': 1E126}"))
                 .hasMessageContaining("Number overflow");
-        assertValidation(() -> execute("UPSERT INTO " + q + " VALUE {'PK': 'a', 'SK': 'a'}"))
+        assertValidation(
+                        () -> FIXTURE.execute("UPSERT INTO " + q + " VALUE {'PK': 'a', 'SK': 'a'}"))
                 .hasMessageContaining("Statement wasn't well formed");
         assertError(
-                () -> execute("INSERT INTO \"NoSuchTable\" VALUE {'PK': 'a', 'SK': 'a'}"),
+                () -> FIXTURE.execute("INSERT INTO \"NoSuchTable\" VALUE {'PK': 'a', 'SK': 'a'}"),
                 "ResourceNotFoundException");
         assertThat(FIXTURE.changes(t)).isEmpty();
     }

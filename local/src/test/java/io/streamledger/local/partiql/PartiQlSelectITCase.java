@@ -7,11 +7,9 @@ import static io.streamledger.local.partiql.PartiQlFixture.capacity;
 import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.streamledger.local.LocalDynamoDbExtension;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,9 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  * equivalent item operation — and DynamoDB's errors for what PartiQL refuses.
  */
 class PartiQlSelectITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+    @RegisterExtension static final PartiQlFixture FIXTURE = new PartiQlFixture();
 
     private static DynamoDbClient ddb;
     private static String table;
@@ -86,19 +82,8 @@ class PartiQlSelectITCase {
         ddb.putItem(b -> b.tableName(table).item(item("c3", "o#001", "amount", 1)));
     }
 
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
-    }
-
     private static ExecuteStatementResponse select(String statement, AttributeValue... params) {
-        return ddb.executeStatement(
-                b -> {
-                    b.statement(statement).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                    if (params.length > 0) {
-                        b.parameters(params);
-                    }
-                });
+        return FIXTURE.execute(statement, params);
     }
 
     private static List<String> sks(ExecuteStatementResponse r) {

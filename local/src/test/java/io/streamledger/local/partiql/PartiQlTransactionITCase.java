@@ -7,14 +7,12 @@ import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.local.LocalDynamoDbExtension;
 import io.streamledger.local.spi.ItemChange;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,20 +34,13 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * TransactWriteItems; SELECTs by whole key read as TransactGetItems.
  */
 class PartiQlTransactionITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+    @RegisterExtension static final PartiQlFixture FIXTURE = new PartiQlFixture();
 
     private static DynamoDbClient ddb;
 
     @BeforeAll
     static void clients() {
         ddb = FIXTURE.ddb();
-    }
-
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
     }
 
     private static ParameterizedStatement st(String text, AttributeValue... params) {
@@ -66,6 +57,13 @@ class PartiQlTransactionITCase {
                         b.transactStatements(s)
                                 .clientRequestToken(token)
                                 .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES));
+    }
+
+    /** A new table holding the seed items. */
+    private static String seeded(String prefix) {
+        String t = FIXTURE.table(prefix);
+        seed(t);
+        return t;
     }
 
     private static void seed(String t) {
@@ -180,8 +178,7 @@ class PartiQlTransactionITCase {
 
     @Test
     void aFailingStatementCancelsAllWithOneReasonEach() {
-        String t = FIXTURE.table("TxCancel");
-        seed(t);
+        String t = seeded("TxCancel");
         String q = "\"" + t + "\"";
         assertThatThrownBy(
                         () ->
@@ -236,8 +233,7 @@ class PartiQlTransactionITCase {
 
     @Test
     void aClientRequestTokenRunsTheTransactionOnce() {
-        String t = FIXTURE.table("TxToken");
-        seed(t);
+        String t = seeded("TxToken");
         ParameterizedStatement bump =
                 st("UPDATE \"" + t + "\" SET version = version + 1 WHERE PK = 'acct' AND SK = 'A'");
         tx("token-1", bump);
@@ -261,8 +257,7 @@ class PartiQlTransactionITCase {
 
     @Test
     void readsAreTransactGetItems() {
-        String t = FIXTURE.table("TxRead");
-        seed(t);
+        String t = seeded("TxRead");
         String q = "\"" + t + "\"";
         ExecuteTransactionResponse r =
                 tx(
@@ -311,8 +306,7 @@ class PartiQlTransactionITCase {
 
     @Test
     void refusedTransactionsGetDynamoDbsMessages() {
-        String t = FIXTURE.table("TxBad");
-        seed(t);
+        String t = seeded("TxBad");
         String q = "\"" + t + "\"";
         assertValidation(
                         () ->

@@ -6,10 +6,8 @@ import static io.streamledger.local.partiql.PartiQlFixture.item;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.streamledger.local.LocalDynamoDbExtension;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,30 +27,13 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * the item under ALL_OLD) when the guard fails or the item does not exist.
  */
 class PartiQlUpdateITCase {
-    private static final PartiQlFixture FIXTURE = new PartiQlFixture();
-
-    @RegisterExtension static final LocalDynamoDbExtension LOCAL = FIXTURE.extension;
+    @RegisterExtension static final PartiQlFixture FIXTURE = new PartiQlFixture();
 
     private static DynamoDbClient ddb;
 
     @BeforeAll
     static void clients() {
         ddb = FIXTURE.ddb();
-    }
-
-    @AfterAll
-    static void close() {
-        FIXTURE.close();
-    }
-
-    private static ExecuteStatementResponse execute(String statement, AttributeValue... params) {
-        return ddb.executeStatement(
-                b -> {
-                    b.statement(statement).returnConsumedCapacity(ReturnConsumedCapacity.INDEXES);
-                    if (params.length > 0) {
-                        b.parameters(params);
-                    }
-                });
     }
 
     private static Map<String, AttributeValue> seed() {
@@ -88,7 +69,7 @@ class PartiQlUpdateITCase {
         ddb.putItem(b -> b.tableName(items).item(seed()));
 
         ExecuteStatementResponse r =
-                execute(
+                FIXTURE.execute(
                         "UPDATE \""
                                 + partiql
                                 + "\" SET status = 'done', version = version + ?, qty = qty - 1"
@@ -133,7 +114,7 @@ class PartiQlUpdateITCase {
         assertThat(get(partiql)).isEqualTo(get(items));
         assertThat(get(partiql).get("version")).isEqualTo(AttributeValue.fromN("2"));
 
-        execute(
+        FIXTURE.execute(
                 "UPDATE \""
                         + partiql
                         + "\" SET tags = set_delete(tags, <<'a'>>) REMOVE l[0], \"m\".x"
@@ -163,7 +144,7 @@ class PartiQlUpdateITCase {
             AttributeValue.fromS("o#1"),
             AttributeValue.fromN("2")
         };
-        assertThatThrownBy(() -> execute(stale, params))
+        assertThatThrownBy(() -> FIXTURE.execute(stale, params))
                 .isInstanceOfSatisfying(
                         ConditionalCheckFailedException.class,
                         e -> assertThat(e.hasItem()).isFalse());
@@ -187,7 +168,7 @@ class PartiQlUpdateITCase {
         String t = FIXTURE.table("UpdMissing");
         assertThatThrownBy(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE \""
                                                 + t
                                                 + "\" SET v = 1 WHERE PK = 'c9' AND SK = 'x'"))
@@ -202,16 +183,20 @@ class PartiQlUpdateITCase {
         ddb.putItem(b -> b.tableName(t).item(seed()));
         String where = " WHERE PK = 'c1' AND SK = 'o#1'";
         ExecuteStatementResponse allOld =
-                execute("UPDATE \"" + t + "\" SET qty = 11" + where + " RETURNING ALL OLD *");
+                FIXTURE.execute(
+                        "UPDATE \"" + t + "\" SET qty = 11" + where + " RETURNING ALL OLD *");
         assertThat(allOld.items()).containsExactly(seed());
         ExecuteStatementResponse modifiedNew =
-                execute("UPDATE \"" + t + "\" SET qty = 12" + where + " RETURNING MODIFIED NEW *");
+                FIXTURE.execute(
+                        "UPDATE \"" + t + "\" SET qty = 12" + where + " RETURNING MODIFIED NEW *");
         assertThat(modifiedNew.items()).containsExactly(Map.of("qty", AttributeValue.fromN("12")));
         ExecuteStatementResponse modifiedOld =
-                execute("UPDATE \"" + t + "\" SET qty = 13" + where + " RETURNING MODIFIED OLD *");
+                FIXTURE.execute(
+                        "UPDATE \"" + t + "\" SET qty = 13" + where + " RETURNING MODIFIED OLD *");
         assertThat(modifiedOld.items()).containsExactly(Map.of("qty", AttributeValue.fromN("12")));
         ExecuteStatementResponse allNew =
-                execute("UPDATE \"" + t + "\" SET qty = 14" + where + " RETURNING ALL NEW *");
+                FIXTURE.execute(
+                        "UPDATE \"" + t + "\" SET qty = 14" + where + " RETURNING ALL NEW *");
         UpdateItemResponse same =
                 ddb.updateItem(
                         b ->
@@ -229,18 +214,21 @@ class PartiQlUpdateITCase {
         String t = FIXTURE.table("UpdBad");
         ddb.putItem(b -> b.tableName(t).item(seed()));
         String q = "\"" + t + "\"";
-        assertValidation(() -> execute("UPDATE " + q + " SET v = 1 WHERE PK = 'c1'"))
+        assertValidation(() -> FIXTURE.execute("UPDATE " + q + " SET v = 1 WHERE PK = 'c1'"))
                 .hasMessageContaining(
                         "Where clause does not contain a mandatory equality on all key attributes");
-        assertValidation(() -> execute("UPDATE " + q + " SET v = 1"))
+        assertValidation(() -> FIXTURE.execute("UPDATE " + q + " SET v = 1"))
                 .hasMessageContaining(
                         "Where clause does not contain a mandatory equality on all key attributes");
-        assertValidation(() -> execute("UPDATE " + q + " ADD v 1 WHERE PK = 'c1' AND SK = 'o#1'"))
+        assertValidation(
+                        () ->
+                                FIXTURE.execute(
+                                        "UPDATE " + q + " ADD v 1 WHERE PK = 'c1' AND SK = 'o#1'"))
                 .hasMessageContaining(
                         "Only SET and REMOVE are supported in update expressions at this time");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE "
                                                 + q
                                                 + " SET v = if_not_exists(v, 0) WHERE PK = 'c1' AND"
@@ -248,7 +236,7 @@ class PartiQlUpdateITCase {
                 .hasMessageContaining("Unrecognized function: if_not_exists");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE "
                                                 + q
                                                 + " SET tags = set_add(other, <<'x'>>) WHERE PK ="
@@ -257,7 +245,7 @@ class PartiQlUpdateITCase {
                         "The first argument to SET_ADD must equal the assignment value");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE "
                                                 + q
                                                 + " SET SK = 'b' WHERE PK = 'c1' AND SK = 'o#1'"))
@@ -265,7 +253,7 @@ class PartiQlUpdateITCase {
                         "Cannot update attribute SK. This attribute is part of the key");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE "
                                                 + q
                                                 + " SET nope = nope + 1 WHERE PK = 'c1' AND SK ="
@@ -275,7 +263,7 @@ class PartiQlUpdateITCase {
                                 + " item");
         assertValidation(
                         () ->
-                                execute(
+                                FIXTURE.execute(
                                         "UPDATE \""
                                                 + t
                                                 + "\".\"byStatus\" SET v = 1 WHERE PK = 'c1' AND SK"
