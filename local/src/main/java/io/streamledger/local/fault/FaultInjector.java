@@ -66,13 +66,7 @@ public final class FaultInjector {
             }
             switch (r.kind()) {
                 case LATENCY -> sleep(r.latencyMillis());
-                case THROTTLE ->
-                        throw new ApiException(
-                                "ProvisionedThroughputExceededException",
-                                400,
-                                "The level of configured provisioned throughput for the table was"
-                                        + " exceeded. Consider increasing your provisioning level with the"
-                                        + " UpdateTable API.");
+                case THROTTLE -> throw provisionedThroughputExceeded();
                 case THROTTLING ->
                         throw new ApiException(
                                 "ThrottlingException",
@@ -85,6 +79,15 @@ public final class FaultInjector {
             }
         }
         rules.removeIf(FaultRule::exhausted);
+    }
+
+    /** The error of a throttled request (or, in a PartiQL batch, of one statement). */
+    public static ApiException provisionedThroughputExceeded() {
+        return new ApiException(
+                "ProvisionedThroughputExceededException",
+                400,
+                "The level of configured provisioned throughput for the table was exceeded."
+                        + " Consider increasing your provisioning level with the UpdateTable API.");
     }
 
     /** True if one item of a batch operation on the table is throttled now (UnprocessedItems). */

@@ -7,6 +7,7 @@ import io.streamledger.local.dynamodb.AttributeValues;
 import io.streamledger.local.dynamodb.Capacity;
 import io.streamledger.local.dynamodb.ItemSize;
 import io.streamledger.local.dynamodb.Table;
+import io.streamledger.local.fault.FaultInjector;
 import io.streamledger.local.partiql.PartiQlApi.Statements;
 import io.streamledger.local.partiql.StatementCache.Compiled;
 import io.streamledger.local.partiql.Syntax.Exists;
@@ -30,6 +31,9 @@ import javax.annotation.Nullable;
  */
 final class BatchStatementOperation {
     static final int MAX_STATEMENTS = 25;
+
+    /** Fault rules on this operation throttle single statements (a per-statement error). */
+    static final String OPERATION = "BatchExecuteStatement";
 
     private final Statements statements;
 
@@ -164,6 +168,9 @@ final class BatchStatementOperation {
     }
 
     private ObjectNode run(Member m, CapacityTally capacity) {
+        if (statements.engine.faults().throttleItem(OPERATION, m.table.name())) {
+            return error(m, FaultInjector.provisionedThroughputExceeded());
+        }
         String operation = m.write != null ? m.write.kind().operation : "GetItem";
         ObjectNode result;
         try {

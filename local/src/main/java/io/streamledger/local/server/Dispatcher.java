@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     static final String DYNAMODB_PREFIX = "DynamoDB_20120810.";
-    private static final Set<String> PER_ITEM_THROTTLE = Set.of("BatchWriteItem", "BatchGetItem");
+    private static final Set<String> PER_ITEM_THROTTLE =
+            Set.of("BatchWriteItem", "BatchGetItem", "BatchExecuteStatement");
 
     /** DynamoDB operations deliberately left out, by family (named in the error a client gets). */
     static final Map<String, String> UNSUPPORTED =

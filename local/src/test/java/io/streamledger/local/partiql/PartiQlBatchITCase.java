@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.streamledger.local.fault.FaultRule;
 import io.streamledger.local.it.Tables;
 import io.streamledger.local.kinesis.KinesisLocalExtension;
 import io.streamledger.local.kinesis.KinesisRecords;
@@ -260,6 +261,32 @@ class PartiQlBatchITCase {
         assertThat(ddb.getItem(b -> b.tableName(t).key(item("c2", "o"))).item()).isNotEmpty();
         // 1 (duplicate, charged) + 1 + 1 (deleting nothing) + 1 (failed update of nothing)
         assertThat(r.consumedCapacity().get(0).capacityUnits()).isEqualTo(4.0);
+    }
+
+    @Test
+    void injectedThrottlingFailsSingleStatements() {
+        String t = FIXTURE.table("BatThrottle");
+        for (int i = 0; i < 4; i++) {
+            var seed = seed(i, 1);
+            ddb.putItem(b -> b.tableName(t).item(seed));
+        }
+        FIXTURE.endpoint()
+                .faults()
+                .add(FaultRule.throttle().operation("BatchExecuteStatement").table(t).count(2));
+        List<BatchStatementRequest> statements = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            statements.add(guarded(t, i, 1, false));
+        }
+        BatchExecuteStatementResponse r = batch(statements);
+        assertThat(codes(r))
+                .containsExactly(
+                        "ProvisionedThroughputExceeded",
+                        "ProvisionedThroughputExceeded",
+                        null,
+                        null);
+        // the throttled statements wrote nothing: retrying them alone applies them once
+        assertThat(codes(batch(statements.subList(0, 2)))).containsExactly(null, null);
+        assertThat(codes(batch(statements))).containsOnly("ConditionalCheckFailed");
     }
 
     @Test
