@@ -19,10 +19,8 @@ import java.util.List;
  * is what PartiQL's translation costs per statement. Not a test: a main that prints figures; run on
  * an idle machine.
  *
- * <pre>
- * mvn -B -pl local -am test-compile exec:java -Dexec.classpathScope=test \
- *     -Dexec.mainClass=io.streamledger.local.partiql.PartiQlBatchBenchmark -Dexec.args="400 2000"
- * </pre>
+ * <p>Command: see the PartiQL section of the local README (arguments: warm-up rounds, measured
+ * rounds).
  */
 public final class PartiQlBatchBenchmark {
     private static final int BATCH = 25;
