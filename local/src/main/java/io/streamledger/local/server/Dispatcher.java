@@ -109,7 +109,7 @@ public final class Dispatcher {
         faults.beforeRequest(
                 operation,
                 tablesOf(request),
-                engineOp && PER_ITEM_THROTTLE.contains(operation),
+                target.startsWith(DYNAMODB_PREFIX) && PER_ITEM_THROTTLE.contains(operation),
                 request);
         if (engineOp) {
             return engine.handle(operation, request);

@@ -287,6 +287,16 @@ class PartiQlBatchITCase {
         // the throttled statements wrote nothing: retrying them alone applies them once
         assertThat(codes(batch(statements.subList(0, 2)))).containsExactly(null, null);
         assertThat(codes(batch(statements))).containsOnly("ConditionalCheckFailed");
+        // a rule naming only the operation also throttles statement by statement
+        FIXTURE.endpoint()
+                .faults()
+                .add(FaultRule.throttle().operation("BatchExecuteStatement").count(1));
+        assertThat(codes(batch(statements)))
+                .containsExactly(
+                        "ProvisionedThroughputExceeded",
+                        "ConditionalCheckFailed",
+                        "ConditionalCheckFailed",
+                        "ConditionalCheckFailed");
     }
 
     @Test
