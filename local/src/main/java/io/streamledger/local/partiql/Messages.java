@@ -8,7 +8,7 @@ import io.streamledger.local.spi.ApiException;
  * conditional writes fail with the engine's ordinary ConditionalCheckFailedException.
  */
 final class Messages {
-    static final String MALFORMED = "Statement wasn't well formed, can't be processed: ";
+    private static final String MALFORMED = "Statement wasn't well formed, can't be processed: ";
     static final String INCOMPLETE_KEY =
             "Where clause does not contain a mandatory equality on all key attributes";
     static final String PARAMETER_COUNT =
