@@ -182,7 +182,7 @@ final class BatchStatementOperation {
                 capacity.tableWrite(
                         m.table.name(), Capacity.writeUnits(old == null ? 0 : ItemSize.of(old)));
             }
-            return error(m, StatementOperation.duplicateOnInsert(m.write, e));
+            return error(m, m.write == null ? e : StatementOperation.duplicateOnInsert(m.write, e));
         }
         capacity.add(result.get("ConsumedCapacity"));
         ObjectNode r = AttributeValues.JSON.objectNode();

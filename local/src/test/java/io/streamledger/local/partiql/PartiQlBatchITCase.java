@@ -321,7 +321,9 @@ class PartiQlBatchITCase {
                                         .parameters(AttributeValue.fromS("c3"))
                                         .consistentRead(true)
                                         .build(),
-                                statement("SELECT * FROM \"" + t + "\" WHERE PK = 'c1'")));
+                                statement("SELECT * FROM \"" + t + "\" WHERE PK = 'c1'"),
+                                statement(
+                                        "SELECT * FROM \"" + t + "\" WHERE PK = '' AND SK = 'o'")));
         assertThat(r.responses().get(0).item()).isEqualTo(seed(1, 1));
         assertThat(r.responses().get(1).hasItem()).isFalse();
         assertThat(r.responses().get(1).error()).isNull();
@@ -330,6 +332,8 @@ class PartiQlBatchITCase {
         assertThat(r.responses().get(3).error().codeAsString()).isEqualTo("ValidationError");
         assertThat(r.responses().get(3).error().message())
                 .isEqualTo("Only single item select is supported");
+        assertThat(r.responses().get(4).error().codeAsString()).isEqualTo("ValidationError");
+        assertThat(r.responses().get(4).tableName()).isEqualTo(t);
         // three GetItems of small items: 0.5 + 0.5 + 1 (consistent)
         assertThat(capacities(r.consumedCapacity()))
                 .containsExactly(
