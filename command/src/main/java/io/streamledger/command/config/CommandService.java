@@ -21,6 +21,7 @@ import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
 import io.streamledger.command.orders.CancelService;
 import io.streamledger.command.orders.FillReservation;
+import io.streamledger.command.orders.OrderExpiry;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
@@ -65,7 +66,14 @@ public final class CommandService {
         this.executor = new IdempotentExecutor(store, config.repairDelay());
         LedgerRules rules =
                 new LedgerRules(config.overdraftExemptPrefixes(), config.ledgerBucketPostings());
-        this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
+        this.orders =
+                new OrderService(
+                        ddb,
+                        tables,
+                        executor,
+                        config.buyingPower(),
+                        rules::exempt,
+                        new OrderExpiry(config.calendars()));
         this.orderQueries = new OrderQueries(ddb, tables);
         FillReservation fillReservation = new FillReservation(ddb, tables, config.buyingPower());
         this.fills =

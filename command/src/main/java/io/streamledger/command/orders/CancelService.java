@@ -10,7 +10,6 @@ import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
-import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
@@ -276,8 +275,8 @@ public final class CancelService {
                         .set(OrderItems.A_STATUS, Av.s(closing.status.name()))
                         .set(OrderItems.A_REMAINING, Av.n(BigDecimal.ZERO))
                         .set(OrderItems.A_UPDATED, Av.s(now.toString()))
-                        // AP03: a terminal order leaves the sparse status index
-                        .remove(Schema.GSI2PK, Schema.GSI2SK)
+                        // a terminal order leaves the sparse IDX03 and due-time indexes
+                        .remove(OrderItems.OPEN_ONLY_KEYS)
                         .when(Condition.eq(OrderItems.A_VERSION, Av.n(version)))
                         .when(
                                 Condition.or(
