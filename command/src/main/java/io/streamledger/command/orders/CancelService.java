@@ -111,6 +111,13 @@ public final class CancelService {
             throw ApiException.notFound("order '" + orderId + "' not found");
         }
         notYetDue(order, executor.store().clock().instant());
+        // filled or cancelled: refused without a request record (a bust may reopen a filled
+        // order); an expired one replays its expiry below
+        OrderStatus status = OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS));
+        if (status.terminal() && status != OrderStatus.EXPIRED) {
+            throw ApiException.conflict(
+                    "ORDER_NOT_OPEN", "order '" + orderId + "' is closed and cannot be expired");
+        }
         Map<String, Object> canonical = new LinkedHashMap<>();
         canonical.put("orderId", orderId);
         return executor.execute(
