@@ -103,6 +103,10 @@ public final class OutboxRelay implements AutoCloseable {
                     Tuning.defaults());
         }
 
+        public Settings withLease(LeaseTiming l) {
+            return new Settings(l, batch, baseBackoff, maxBackoff, completedRetention, tuning);
+        }
+
         public Settings withTuning(Tuning t) {
             return new Settings(lease, batch, baseBackoff, maxBackoff, completedRetention, t);
         }
