@@ -74,12 +74,18 @@ public final class TableProvisioner {
     public static void createAll(DynamoDbClient client, String prefix, Recovery recovery) {
         TableNaming naming = new TableNaming(prefix);
         for (TableSpec spec : COMMAND_TABLES) {
-            create(client, spec, naming.physicalName(spec));
-            if (recovery == Recovery.ON && TablePolicy.of(spec.logicalName()).authority()) {
-                // on AWS a new table is CREATING for a while: the updates need it ACTIVE
-                client.waiter().waitUntilTableExists(b -> b.tableName(naming.physicalName(spec)));
-                RecoverySettings.enable(client, spec.logicalName(), naming.physicalName(spec));
-            }
+            create(client, spec, naming.physicalName(spec), recovery);
+        }
+    }
+
+    /** {@link #create(DynamoDbClient, TableSpec, String)}, then the recovery settings if due. */
+    private static void create(
+            DynamoDbClient client, TableSpec spec, String physicalName, Recovery recovery) {
+        create(client, spec, physicalName);
+        if (recovery == Recovery.ON && TablePolicy.of(spec.logicalName()).authority()) {
+            // on AWS a new table is CREATING for a while: the updates need it ACTIVE
+            client.waiter().waitUntilTableExists(b -> b.tableName(physicalName));
+            RecoverySettings.enable(client, spec.logicalName(), physicalName);
         }
     }
 
@@ -88,9 +94,18 @@ public final class TableProvisioner {
      * that namespace live: what a whole deployment starts with.
      */
     public static void createModelTables(DynamoDbClient client, TableNaming naming) {
+        createModelTables(client, naming, Recovery.OFF);
+    }
+
+    /**
+     * As {@link #createModelTables(DynamoDbClient, TableNaming)}, authority tables {@code
+     * recovery}.
+     */
+    public static void createModelTables(
+            DynamoDbClient client, TableNaming naming, Recovery recovery) {
         for (TableSpec spec : Tables.all()) {
             if (spec != Tables.PORTFOLIO && spec != Tables.PROJECTION) {
-                create(client, spec, naming.physicalName(spec));
+                create(client, spec, naming.physicalName(spec), recovery);
             }
         }
         provisionLiveNamespace(client, naming);
