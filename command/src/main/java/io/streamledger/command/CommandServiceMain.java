@@ -12,7 +12,6 @@ import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.metrics.CommandMetrics;
 import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
-import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.schedule.DutyMetrics;
 import io.streamledger.command.schedule.TimeDrivenDuties;
 import io.streamledger.model.calendar.ExchangeCalendars;
@@ -219,15 +218,9 @@ public final class CommandServiceMain implements Callable<Integer> {
         }
         if (createTables) {
             TableProvisioner.createAll(
-                    dynamo,
-                    tablePrefix,
-                    recoverySettings
-                            ? TableProvisioner.Recovery.ON
-                            : TableProvisioner.Recovery.OFF);
+                    dynamo, tablePrefix, TableProvisioner.Recovery.of(recoverySettings));
             TableProvisioner.provisionLiveNamespace(dynamo, naming);
         }
-        LeaseTiming outboxLease =
-                new LeaseTiming(Duration.ofSeconds(30), Duration.ofMillis(maxClockSkewMs));
         ServiceConfig cfg =
                 ServiceConfig.defaults(tablePrefix)
                         .withLease(Duration.ofSeconds(leaseSeconds))
@@ -258,28 +251,8 @@ public final class CommandServiceMain implements Callable<Integer> {
                 metricsPort < 0 ? null : MetricsServer.start(metrics, metricsBind, metricsPort);
         String owner = "cs-" + UUID.randomUUID();
         DutyMetrics dutyMetrics = new DutyMetrics(metrics.registry());
-        OutboxRelay outbox = null;
-        KinesisClient kinesis = null;
-        if (relay) {
-            kinesis = kinesisClient(kinesisEndpoint, region);
-            outbox =
-                    new OutboxRelay(
-                                    service.ddb(),
-                                    service.tables().context(),
-                                    owner,
-                                    cfg.clock(),
-                                    new KinesisPublisher(kinesis, stream),
-                                    OutboxRelay.Settings.of(
-                                                    Duration.ofSeconds(30),
-                                                    100,
-                                                    Duration.ofSeconds(1),
-                                                    Duration.ofMinutes(5))
-                                            .withLease(outboxLease))
-                            .start(Duration.ofMillis(200), Duration.ofSeconds(30));
-            OutboxRelay r = outbox;
-            dutyMetrics.outboxLeasesRecovered(() -> r.metrics().get("leasesRecovered"));
-        }
         TimeDrivenDuties.Settings defaults = TimeDrivenDuties.Settings.defaults();
+        Duration skew = Duration.ofMillis(maxClockSkewMs);
         TimeDrivenDuties duties =
                 TimeDrivenDuties.create(
                                 service,
@@ -287,11 +260,9 @@ public final class CommandServiceMain implements Callable<Integer> {
                                 owner,
                                 dutyMetrics,
                                 new TimeDrivenDuties.Settings(
-                                        new LeaseTiming(
-                                                defaults.lease().ttl(),
-                                                Duration.ofMillis(maxClockSkewMs)),
+                                        new LeaseTiming(defaults.lease().ttl(), skew),
                                         defaults.expiryInterval(),
-                                        Duration.ofMillis(maxClockSkewMs),
+                                        skew,
                                         defaults.escalationInterval(),
                                         escalationOwner,
                                         defaults.repairInterval(),
@@ -299,6 +270,11 @@ public final class CommandServiceMain implements Callable<Integer> {
                                         escalation,
                                         repair))
                         .start();
+        KinesisClient kinesis = null;
+        if (relay) {
+            kinesis = kinesisClient(kinesisEndpoint, region);
+            duties.startRelay(new KinesisPublisher(kinesis, stream), Duration.ofMillis(200));
+        }
         System.out.println(
                 "command service listening on http://"
                         + bind
@@ -317,7 +293,6 @@ public final class CommandServiceMain implements Callable<Integer> {
                                         + "/metrics")
                         + ")");
         CountDownLatch stop = new CountDownLatch(1);
-        OutboxRelay o = outbox;
         KinesisClient k = kinesis;
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -326,9 +301,6 @@ public final class CommandServiceMain implements Callable<Integer> {
                                     http.close();
                                     if (metricsServer != null) {
                                         metricsServer.close();
-                                    }
-                                    if (o != null) {
-                                        o.close();
                                     }
                                     duties.close();
                                     if (k != null) {

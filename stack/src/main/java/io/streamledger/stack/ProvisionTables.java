@@ -54,11 +54,7 @@ public final class ProvisionTables implements Callable<Integer> {
         TableNaming naming = new TableNaming(prefix);
         try (DynamoDbClient ddb = CommandServiceMain.dynamoClient(endpoint, region)) {
             TableProvisioner.createModelTables(
-                    ddb,
-                    naming,
-                    recoverySettings
-                            ? TableProvisioner.Recovery.ON
-                            : TableProvisioner.Recovery.OFF);
+                    ddb, naming, TableProvisioner.Recovery.of(recoverySettings));
             String lines =
                     "CONTEXT_STREAM_ARN="
                             + arn(ddb, naming.physicalName(Tables.CONTEXT))

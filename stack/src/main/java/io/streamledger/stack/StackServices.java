@@ -10,7 +10,6 @@ import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.metrics.CommandMetrics;
 import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
-import io.streamledger.command.outbox.OutboxRelay;
 import io.streamledger.command.schedule.DutyMetrics;
 import io.streamledger.command.schedule.TimeDrivenDuties;
 import io.streamledger.jobs.config.JobOptions;
@@ -154,7 +153,11 @@ final class StackServices implements AutoCloseable {
                 closeInReverse.add(metricsServer);
             }
             String owner = "stack-" + UUID.randomUUID();
-            // the service's time-driven duties over the tenants of its keys
+            KinesisClient kc = kinesis == null ? null : KinesisLocal.newClient(kinesis.endpoint());
+            if (kc != null) {
+                closeInReverse.add(kc);
+            }
+            // the service's time-driven duties over the tenants of its keys (closed before kc)
             TimeDrivenDuties duties =
                     TimeDrivenDuties.create(
                                     service,
@@ -164,23 +167,8 @@ final class StackServices implements AutoCloseable {
                                     TimeDrivenDuties.Settings.defaults())
                             .start();
             closeInReverse.add(duties);
-            if (kinesis != null) {
-                KinesisClient kc = KinesisLocal.newClient(kinesis.endpoint());
-                closeInReverse.add(kc);
-                OutboxRelay relay =
-                        new OutboxRelay(
-                                        service.ddb(),
-                                        service.tables().context(),
-                                        owner,
-                                        cfg.clock(),
-                                        new KinesisPublisher(kc, OUTBOX_STREAM),
-                                        Duration.ofSeconds(30),
-                                        100,
-                                        Duration.ofSeconds(1),
-                                        Duration.ofMinutes(5))
-                                .start(Duration.ofMillis(100), Duration.ofSeconds(30));
-                closeInReverse.add(relay);
-                dutyMetrics.outboxLeasesRecovered(() -> relay.metrics().get("leasesRecovered"));
+            if (kc != null) {
+                duties.startRelay(new KinesisPublisher(kc, OUTBOX_STREAM), Duration.ofMillis(100));
             }
         } catch (RuntimeException e) {
             close();
@@ -205,6 +193,11 @@ final class StackServices implements AutoCloseable {
         return metricsServer == null
                 ? null
                 : "http://127.0.0.1:" + metricsServer.port() + "/metrics";
+    }
+
+    /** True when the AP16 relay runs (the Kinesis transport). */
+    boolean relayRunning() {
+        return kinesis != null;
     }
 
     String commandUrl() {

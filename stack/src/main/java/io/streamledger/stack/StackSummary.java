@@ -183,7 +183,7 @@ record StackSummary(
                         window.outOfOrderness().toSeconds()),
                 repairs,
                 services.dutyMetrics.snapshot(),
-                services.kinesis != null,
+                services.relayRunning(),
                 OpsLinks.links(services.commandUrl(), LocalDate.now(ZoneOffset.UTC)));
     }
 

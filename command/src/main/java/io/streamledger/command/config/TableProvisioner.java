@@ -49,7 +49,12 @@ public final class TableProvisioner {
         /** On: the default of the command service outside the local stack. */
         ON,
         /** Off: the local stack and tests, whose tables are thrown away. */
-        OFF
+        OFF;
+
+        /** {@link #ON} when {@code on}. */
+        public static Recovery of(boolean on) {
+            return on ? ON : OFF;
+        }
     }
 
     /** The tables the command service writes. */

@@ -1,16 +1,20 @@
 package io.streamledger.command.schedule;
 
 import io.streamledger.command.config.CommandService;
+import io.streamledger.command.outbox.OutboxRelay;
+import io.streamledger.command.outbox.Publisher;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
 import io.streamledger.command.worker.TenantDirectory;
 import io.streamledger.model.lease.LeaseTiming;
 import java.time.Duration;
 import java.util.Objects;
+import javax.annotation.Nullable;
 
 /**
  * The command service's time-driven duties in one place (DESIGN "Operations"): DAY/GTD expiry on
  * the venue calendar, AP15 escalation of overdue breaks, each one active instance per tenant shard
- * by a lease, and the AP18 repair worker; all over the same {@link TenantDirectory}.
+ * by a lease, the AP18 repair worker, all over the same {@link TenantDirectory}, and, where events
+ * are relayed, the AP16 outbox relay with its lease recovery.
  */
 public final class TimeDrivenDuties implements AutoCloseable {
 
@@ -74,17 +78,33 @@ public final class TimeDrivenDuties implements AutoCloseable {
         }
     }
 
+    /** The relay's IN_FLIGHT lease, its batch and re-queue backoff, its recovery pass. */
+    static final Duration RELAY_LEASE = Duration.ofSeconds(30);
+
+    static final int RELAY_BATCH = 100;
+    static final Duration RELAY_RECOVERY_EVERY = Duration.ofSeconds(30);
+
+    private final CommandService service;
+    private final String instance;
+    private final DutyMetrics metrics;
     private final Settings settings;
     private final DutyScheduler expiry;
     private final DutyScheduler escalation;
     private final IdempotencyRepairWorker repair;
+    @Nullable private OutboxRelay relay;
     private boolean started;
 
     private TimeDrivenDuties(
+            CommandService service,
+            String instance,
+            DutyMetrics metrics,
             Settings settings,
             DutyScheduler expiry,
             DutyScheduler escalation,
             IdempotencyRepairWorker repair) {
+        this.service = service;
+        this.instance = instance;
+        this.metrics = metrics;
         this.settings = settings;
         this.expiry = expiry;
         this.escalation = escalation;
@@ -121,6 +141,9 @@ public final class TimeDrivenDuties implements AutoCloseable {
         metrics.leasesHeld(
                 BreakEscalationDuty.NAME, () -> leases.heldCount(BreakEscalationDuty.NAME));
         return new TimeDrivenDuties(
+                service,
+                instance,
+                metrics,
                 settings,
                 new DutyScheduler(expiryDuty, tenants, leases),
                 new DutyScheduler(escalationDuty, tenants, leases),
@@ -140,6 +163,33 @@ public final class TimeDrivenDuties implements AutoCloseable {
         }
         started = true;
         return this;
+    }
+
+    /**
+     * Starts the AP16 relay publishing to {@code publisher}, rounds {@code pollInterval} apart and
+     * lease recovery every 30 s, its lease tolerating the duties' clock skew.
+     */
+    public OutboxRelay startRelay(Publisher publisher, Duration pollInterval) {
+        OutboxRelay r =
+                new OutboxRelay(
+                                service.ddb(),
+                                service.tables().context(),
+                                instance,
+                                service.config().clock(),
+                                publisher,
+                                OutboxRelay.Settings.of(
+                                                RELAY_LEASE,
+                                                RELAY_BATCH,
+                                                Duration.ofSeconds(1),
+                                                Duration.ofMinutes(5))
+                                        .withLease(
+                                                new LeaseTiming(
+                                                        RELAY_LEASE,
+                                                        settings.lease().maxClockSkew())))
+                        .start(pollInterval, RELAY_RECOVERY_EVERY);
+        metrics.outboxLeasesRecovered(() -> r.metrics().get("leasesRecovered"));
+        relay = r;
+        return r;
     }
 
     public DutyScheduler expiry() {
@@ -170,6 +220,9 @@ public final class TimeDrivenDuties implements AutoCloseable {
 
     @Override
     public void close() {
+        if (relay != null) {
+            relay.close();
+        }
         if (started) {
             expiry.close();
             escalation.close();

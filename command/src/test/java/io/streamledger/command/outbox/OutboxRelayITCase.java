@@ -617,36 +617,30 @@ class OutboxRelayITCase {
                     b -> b.transactItems(OutboxItems.createPut(table, CommandFixture.TENANT_A, e)));
             events.add(e);
         }
-        OutboxRelay dead =
-                new OutboxRelay(
-                        fx.service.ddb(),
-                        table,
-                        "relay-dead-" + tag,
-                        fx.clock,
-                        (k, d) -> new Publisher.Ack("never", "x"),
-                        Duration.ofSeconds(10),
-                        10,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(60));
+        OutboxRelay dead = relayOf(fx, "relay-dead-" + tag, new Publisher.Ack("never", "x"));
         events.forEach(e -> assertThat(dead.claim(e.eventId())).isNotNull());
         fx.clock.advance(Duration.ofSeconds(10).plus(LeaseTiming.DEFAULT_MAX_CLOCK_SKEW));
-        OutboxRelay recovering =
-                new OutboxRelay(
-                        fx.service.ddb(),
-                        table,
-                        "relay-recover-" + tag,
-                        fx.clock,
-                        (k, d) -> new Publisher.Ack("r", "s"),
-                        Duration.ofSeconds(10),
-                        10,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(60));
+        OutboxRelay recovering = relayOf(fx, "relay-recover-" + tag, new Publisher.Ack("r", "s"));
         assertThat(recovering.recoverExpiredLeases()).isEqualTo(5);
         RelayCapacity.Sum sum =
                 recovering.capacity().snapshot().get(RelayCapacity.Use.LEASE_RECOVERY);
         assertThat(sum.calls()).isEqualTo(Schema.READY_SHARDS.shardCount());
         assertThat(recovering.pollOnce()).isEqualTo(5);
         return sum.units();
+    }
+
+    /** A relay of {@code fx}'s service with a 10 s lease that acknowledges every publish. */
+    private static OutboxRelay relayOf(CommandFixture fx, String owner, Publisher.Ack ack) {
+        return new OutboxRelay(
+                fx.service.ddb(),
+                fx.service.tables().context(),
+                owner,
+                fx.clock,
+                (k, d) -> ack,
+                Duration.ofSeconds(10),
+                10,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60));
     }
 
     private static BigDecimal scanUnits(CommandFixture fx, String table) {

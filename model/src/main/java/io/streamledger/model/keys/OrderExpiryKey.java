@@ -49,7 +49,7 @@ public record OrderExpiryKey(String tenant, int shard, Instant dueAt, String ord
 
     /** An SK above every entry due at or before {@code at}: {@code SK < bound} is "due by at". */
     public static String dueBound(Instant at) {
-        return SK.build(KeyTime.format(at.plusMillis(1)), "!");
+        return KeyTime.dueBound(SK, at);
     }
 
     public static OrderExpiryKey parse(String pk, String sk) {

@@ -42,7 +42,7 @@ public record OutboxLeaseKey(String service, int shard, Instant leaseUntil, Stri
 
     /** An SK above every lease ending at or before {@code at}. */
     public static String expiredBound(Instant at) {
-        return SK.build(KeyTime.format(at.plusMillis(1)), "!");
+        return KeyTime.dueBound(SK, at);
     }
 
     public static OutboxLeaseKey parse(String pk, String sk) {

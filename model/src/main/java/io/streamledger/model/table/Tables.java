@@ -131,9 +131,10 @@ public final class Tables {
                     true);
 
     /**
-     * IDX08 request state and the time-driven duties' lease items (DUTY-LEASE, the AP08 lease
-     * pattern); GSI1 IDX19 sparse repair queue on {@code GSI1PK}/{@code GSI1SK} (the same
-     * overloaded GSI1 attribute names as the other tables), set only in REPAIR_REQUIRED.
+     * IDX08 request state (and the time-driven duties' lease items, DUTY-LEASE, the AP08 lease
+     * pattern: not a route of their own, their calls count as AP08); GSI1 IDX19 sparse repair queue
+     * on {@code GSI1PK}/{@code GSI1SK} (the same overloaded GSI1 attribute names as the other
+     * tables), set only in REPAIR_REQUIRED.
      */
     public static final TableSpec IDEMPOTENCY =
             new TableSpec(
@@ -150,7 +151,7 @@ public final class Tables {
                                     "IDX19")),
                     null,
                     Attr.EXPIRES_AT,
-                    List.of("IDX08", "DUTY-LEASE"),
+                    List.of("IDX08"),
                     "the repair worker discovers work through the sparse IDX19 queue, not CDC",
                     false);
 

@@ -87,7 +87,6 @@ class TablesTest {
         assertThat(lease.sparse()).isTrue();
         assertThat(lease.projection()).isEqualTo(GsiProjection.KEYS_ONLY);
         assertThat(Tables.CONTEXT.ttlAttribute()).isEqualTo(Attr.EXPIRES_AT);
-        assertThat(Tables.IDEMPOTENCY.baseIndexIds()).contains("DUTY-LEASE");
     }
 
     @Test
