@@ -3,6 +3,7 @@ package io.streamledger.command;
 import io.streamledger.aws.client.DynamoDbClientConfig;
 import io.streamledger.aws.metrics.DynamoDbMetricsRecorder;
 import io.streamledger.aws.retry.RetryPolicy;
+import io.streamledger.aws.tables.GlobalTablesCheck;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
 import io.streamledger.command.config.CommandService;
@@ -11,13 +12,17 @@ import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.metrics.CommandMetrics;
 import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
-import io.streamledger.command.outbox.OutboxRelay;
-import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.command.schedule.DutyMetrics;
+import io.streamledger.command.schedule.TimeDrivenDuties;
+import io.streamledger.model.calendar.ExchangeCalendars;
+import io.streamledger.model.lease.LeaseTiming;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.table.TableNaming;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -35,8 +40,9 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.KinesisClientBuilder;
 
 /**
- * Starts the command service: HTTP admission plus, unless turned off, the AP16 relay and AP18
- * repair worker.
+ * Starts the command service: HTTP admission plus, unless turned off, the AP16 relay, the AP18
+ * repair worker and the time-driven duties (DAY/GTD expiry, AP15 escalation), after a start-up
+ * check of the deployment's Global Tables mode.
  */
 @Command(
         name = "command-service",
@@ -122,6 +128,53 @@ public final class CommandServiceMain implements Callable<Integer> {
     int leaseSeconds;
 
     @Option(
+            names = "--expiry",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "expire DAY/GTD orders on schedule (default: on)")
+    boolean expiry;
+
+    @Option(
+            names = "--escalation",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "escalate overdue AP15 breaks on schedule (default: on)")
+    boolean escalation;
+
+    @Option(
+            names = "--escalation-owner",
+            defaultValue = "ops-escalations",
+            description = "owner of a break escalated on schedule (default: ${DEFAULT-VALUE})")
+    String escalationOwner;
+
+    @Option(
+            names = "--max-clock-skew-ms",
+            defaultValue = "2000",
+            description =
+                    "largest clock difference between instances the leases tolerate (outbox,"
+                            + " duties; default: ${DEFAULT-VALUE})")
+    long maxClockSkewMs;
+
+    @Option(
+            names = "--calendar",
+            description =
+                    "venue calendars of time in force (JSON, see README); default: the bundled"
+                            + " XNYS calendar for every currency")
+    Path calendar;
+
+    @Option(
+            names = "--recovery-settings",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "with --create-tables: point-in-time recovery and deletion protection on the"
+                            + " authority tables (default: on)")
+    boolean recoverySettings;
+
+    @Option(
             names = "--house-shards",
             defaultValue = "" + HouseAccounts.DEFAULT_SHARDS,
             description =
@@ -154,9 +207,19 @@ public final class CommandServiceMain implements Callable<Integer> {
         ApiKeyAuthenticator auth = ApiKeyAuthenticator.fromFile(apiKeysFile);
         CommandMetrics metrics = new CommandMetrics(hotKeys);
         DynamoDbClient dynamo = dynamoClient(dynamodbEndpoint, region, metrics.dynamo());
+        TableNaming naming = new TableNaming(tablePrefix);
+        try {
+            // refuse before anything is created: AP08/AP09/AP12 never on MREC replicas
+            GlobalTablesCheck.requireAllowed(dynamo, naming);
+        } catch (IllegalStateException refused) {
+            System.err.println(refused.getMessage());
+            dynamo.close();
+            return 2;
+        }
         if (createTables) {
-            TableProvisioner.createAll(dynamo, tablePrefix);
-            TableProvisioner.provisionLiveNamespace(dynamo, new TableNaming(tablePrefix));
+            TableProvisioner.createAll(
+                    dynamo, tablePrefix, TableProvisioner.Recovery.of(recoverySettings));
+            TableProvisioner.provisionLiveNamespace(dynamo, naming);
         }
         ServiceConfig cfg =
                 ServiceConfig.defaults(tablePrefix)
@@ -168,31 +231,49 @@ public final class CommandServiceMain implements Callable<Integer> {
                             io.streamledger.model.shard.SymbolSharding.parse(
                                     java.nio.file.Files.readString(symbolShards)));
         }
+        if (calendar != null) {
+            cfg = cfg.withCalendars(ExchangeCalendars.parse(Files.readString(calendar)));
+        }
+        LocalDate horizon = LocalDate.now(cfg.clock()).plusDays(90);
+        cfg.calendars()
+                .notCovering(horizon)
+                .forEach(
+                        c ->
+                                System.err.println(
+                                        "warning: calendar "
+                                                + c.venue()
+                                                + " lists holidays only through "
+                                                + c.coveredThrough()
+                                                + "; extend it (--calendar)"));
         CommandService service = new CommandService(dynamo, cfg, RetryPolicy.defaults());
         HttpApi http = service.http(auth).observeRequests(metrics::httpRequest).start(bind, port);
         MetricsServer metricsServer =
                 metricsPort < 0 ? null : MetricsServer.start(metrics, metricsBind, metricsPort);
         String owner = "cs-" + UUID.randomUUID();
-        OutboxRelay outbox = null;
+        DutyMetrics dutyMetrics = new DutyMetrics(metrics.registry());
+        TimeDrivenDuties.Settings defaults = TimeDrivenDuties.Settings.defaults();
+        Duration skew = Duration.ofMillis(maxClockSkewMs);
+        TimeDrivenDuties duties =
+                TimeDrivenDuties.create(
+                                service,
+                                auth::tenants,
+                                owner,
+                                dutyMetrics,
+                                new TimeDrivenDuties.Settings(
+                                        new LeaseTiming(defaults.lease().ttl(), skew),
+                                        defaults.expiryInterval(),
+                                        skew,
+                                        defaults.escalationInterval(),
+                                        escalationOwner,
+                                        defaults.repairInterval(),
+                                        expiry,
+                                        escalation,
+                                        repair))
+                        .start();
         KinesisClient kinesis = null;
         if (relay) {
             kinesis = kinesisClient(kinesisEndpoint, region);
-            outbox =
-                    new OutboxRelay(
-                                    service.ddb(),
-                                    service.tables().context(),
-                                    owner,
-                                    cfg.clock(),
-                                    new KinesisPublisher(kinesis, stream),
-                                    Duration.ofSeconds(30),
-                                    100,
-                                    Duration.ofSeconds(1),
-                                    Duration.ofMinutes(5))
-                            .start(Duration.ofMillis(200), Duration.ofSeconds(30));
-        }
-        IdempotencyRepairWorker repairer = null;
-        if (repair) {
-            repairer = service.repairWorker(auth::tenants, owner).start(Duration.ofSeconds(2));
+            duties.startRelay(new KinesisPublisher(kinesis, stream), Duration.ofMillis(200));
         }
         System.out.println(
                 "command service listening on http://"
@@ -201,8 +282,8 @@ public final class CommandServiceMain implements Callable<Integer> {
                         + http.port()
                         + " (relay "
                         + (relay ? "on" : "off")
-                        + ", repair "
-                        + (repair ? "on" : "off")
+                        + ", "
+                        + duties.describe()
                         + (metricsServer == null
                                 ? ""
                                 : ", metrics http://"
@@ -212,8 +293,6 @@ public final class CommandServiceMain implements Callable<Integer> {
                                         + "/metrics")
                         + ")");
         CountDownLatch stop = new CountDownLatch(1);
-        OutboxRelay o = outbox;
-        IdempotencyRepairWorker r = repairer;
         KinesisClient k = kinesis;
         Runtime.getRuntime()
                 .addShutdownHook(
@@ -223,12 +302,7 @@ public final class CommandServiceMain implements Callable<Integer> {
                                     if (metricsServer != null) {
                                         metricsServer.close();
                                     }
-                                    if (o != null) {
-                                        o.close();
-                                    }
-                                    if (r != null) {
-                                        r.close();
-                                    }
+                                    duties.close();
                                     if (k != null) {
                                         k.close();
                                     }

@@ -39,11 +39,22 @@ public final class ProvisionTables implements Callable<Integer> {
     @Option(names = "--out", description = "write the KEY=value lines here too (e.g. streams.env)")
     Path out;
 
+    @Option(
+            names = "--recovery-settings",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "point-in-time recovery and deletion protection on the authority tables"
+                            + " (Ledger, Orders, Idempotency, Inbox; default: on)")
+    boolean recoverySettings;
+
     @Override
     public Integer call() throws Exception {
         TableNaming naming = new TableNaming(prefix);
         try (DynamoDbClient ddb = CommandServiceMain.dynamoClient(endpoint, region)) {
-            TableProvisioner.createModelTables(ddb, naming);
+            TableProvisioner.createModelTables(
+                    ddb, naming, TableProvisioner.Recovery.of(recoverySettings));
             String lines =
                     "CONTEXT_STREAM_ARN="
                             + arn(ddb, naming.physicalName(Tables.CONTEXT))

@@ -10,8 +10,8 @@ import io.streamledger.command.config.TableProvisioner;
 import io.streamledger.command.metrics.CommandMetrics;
 import io.streamledger.command.metrics.MetricsServer;
 import io.streamledger.command.outbox.KinesisPublisher;
-import io.streamledger.command.outbox.OutboxRelay;
-import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.command.schedule.DutyMetrics;
+import io.streamledger.command.schedule.TimeDrivenDuties;
 import io.streamledger.jobs.config.JobOptions;
 import io.streamledger.jobs.recon.ReconOptions;
 import io.streamledger.local.LocalEndpoint;
@@ -37,8 +37,9 @@ import software.amazon.awssdk.services.kinesis.KinesisClient;
 /**
  * The non-Flink half of the local stack (DESIGN "Operations"): the local DynamoDB endpoint with
  * Streams and every table of the model's TableSpecs (IDX01–IDX19), the command service with its API
- * keys (CS01–CS05, CS10–CS11) and, on the Kinesis transport, kinesis-local plus the AP16 outbox
- * relay and the Ledger table's Kinesis streaming destination. Closes in reverse start order.
+ * keys (CS01–CS05, CS10–CS11) with its time-driven duties (DAY/GTD expiry, AP15 escalation, AP18
+ * repair) and, on the Kinesis transport, kinesis-local plus the AP16 outbox relay and the Ledger
+ * table's Kinesis streaming destination. Closes in reverse start order.
  */
 final class StackServices implements AutoCloseable {
 
@@ -58,6 +59,9 @@ final class StackServices implements AutoCloseable {
 
     /** The command service's metrics (its own instrumented client, HTTP routes). */
     final CommandMetrics commandMetrics = CommandMetrics.create();
+
+    /** Its time-driven duties' metrics (expiry, escalation, lease recovery), in that registry. */
+    final DutyMetrics dutyMetrics = new DutyMetrics(commandMetrics.registry());
 
     /** The command service's admin port serving {@code /metrics}, when asked for. */
     final @Nullable MetricsServer metricsServer;
@@ -149,25 +153,22 @@ final class StackServices implements AutoCloseable {
                 closeInReverse.add(metricsServer);
             }
             String owner = "stack-" + UUID.randomUUID();
-            IdempotencyRepairWorker repair =
-                    service.repairWorker(auth::tenants, owner).start(Duration.ofSeconds(2));
-            closeInReverse.add(repair);
-            if (kinesis != null) {
-                KinesisClient kc = KinesisLocal.newClient(kinesis.endpoint());
+            KinesisClient kc = kinesis == null ? null : KinesisLocal.newClient(kinesis.endpoint());
+            if (kc != null) {
                 closeInReverse.add(kc);
-                OutboxRelay relay =
-                        new OutboxRelay(
-                                        service.ddb(),
-                                        service.tables().context(),
-                                        owner,
-                                        cfg.clock(),
-                                        new KinesisPublisher(kc, OUTBOX_STREAM),
-                                        Duration.ofSeconds(30),
-                                        100,
-                                        Duration.ofSeconds(1),
-                                        Duration.ofMinutes(5))
-                                .start(Duration.ofMillis(100), Duration.ofSeconds(30));
-                closeInReverse.add(relay);
+            }
+            // the service's time-driven duties over the tenants of its keys (closed before kc)
+            TimeDrivenDuties duties =
+                    TimeDrivenDuties.create(
+                                    service,
+                                    auth::tenants,
+                                    owner,
+                                    dutyMetrics,
+                                    TimeDrivenDuties.Settings.defaults())
+                            .start();
+            closeInReverse.add(duties);
+            if (kc != null) {
+                duties.startRelay(new KinesisPublisher(kc, OUTBOX_STREAM), Duration.ofMillis(100));
             }
         } catch (RuntimeException e) {
             close();
@@ -192,6 +193,11 @@ final class StackServices implements AutoCloseable {
         return metricsServer == null
                 ? null
                 : "http://127.0.0.1:" + metricsServer.port() + "/metrics";
+    }
+
+    /** True when the AP16 relay runs (the Kinesis transport). */
+    boolean relayRunning() {
+        return kinesis != null;
     }
 
     String commandUrl() {

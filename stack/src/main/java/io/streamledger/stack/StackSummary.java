@@ -24,8 +24,9 @@ import org.apache.flink.api.common.JobID;
  * The run's summary: admissions per route, per-job domain metrics (AP09/AP13 applied, duplicate,
  * stale, open gaps, gap breaks), the table audit (CS11 balance, AP07 view == AP12 authority),
  * freshness, consumed capacity per route beside the seed's AMP rows, AP14 batches closed, open AP15
- * breaks and AP18 repairs by age, the ops endpoints, and where things are. Rendered as text and,
- * for tests, as JSON.
+ * breaks and AP18 repairs by age, the time-driven duties (DAY/GTD expiry due, expired, lag; AP15
+ * escalations; AP16 lease recoveries), the ops endpoints, and where things are. Rendered as text
+ * and, for tests, as JSON.
  */
 record StackSummary(
         String transport,
@@ -44,6 +45,8 @@ record StackSummary(
         Map<String, String> locations,
         String reconWindow,
         Map<String, Long> openRepairsByAge,
+        Map<String, Number> duties,
+        boolean relayRunning,
         Map<String, String> opsLinks) {
 
     /** Rounds of {@link #settledMetrics} before it reports what it has. */
@@ -179,6 +182,8 @@ record StackSummary(
                         window.allowedLateness().toSeconds(),
                         window.outOfOrderness().toSeconds()),
                 repairs,
+                services.dutyMetrics.snapshot(),
+                services.relayRunning(),
                 OpsLinks.links(services.commandUrl(), LocalDate.now(ZoneOffset.UTC)));
     }
 
@@ -350,6 +355,19 @@ record StackSummary(
                 .append("; open repairs by age (AP18): ")
                 .append(openRepairsByAge.isEmpty() ? "none" : openRepairsByAge)
                 .append('\n');
+        b.append(
+                String.format(
+                        Locale.ROOT,
+                        "time-driven duties: DAY/GTD expiry due %s, expired %s, skipped %s, lag"
+                                + " %s s; AP15 escalations %s; AP16 lease recoveries %s%n",
+                        duties.get("expiryDue"),
+                        duties.get("expired"),
+                        duties.get("expirySkipped"),
+                        duties.get("expiryLagSeconds"),
+                        duties.get("escalations"),
+                        relayRunning
+                                ? duties.get("outboxLeasesRecovered")
+                                : "n/a (no relay on this transport)"));
         b.append("dead letters by reason (DeadLetter table): ")
                 .append(byReason(audit.deadLettersByReason()))
                 .append("; rejected records by reason: ")

@@ -47,6 +47,13 @@ class StackLauncherITCase {
         assertThat(first.path("opsLinks").path("breaks").asText())
                 .endsWith("/v1/ops/breaks?status=OPEN");
         assertThat(first.path("opsLinks").path("audit").asText()).contains("/v1/ops/audit?date=");
+        // the service's time-driven duties ran and their metrics reached the summary
+        JsonNode duties = first.path("duties");
+        assertThat(duties.fieldNames())
+                .toIterable()
+                .contains("expiryDue", "expired", "expiryLagSeconds", "escalations");
+        assertThat(duties.path("expired").asLong()).as("the workload places GTC orders").isZero();
+        assertThat(first.path("relayRunning").asBoolean()).isFalse();
 
         JsonNode second = run("--duration", "5s");
         long fills2 = admitted(second, WorkloadGenerator.ROUTE_FILL);

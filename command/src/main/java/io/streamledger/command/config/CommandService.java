@@ -7,6 +7,7 @@ import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.HttpApi;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.auth.ApiKeyAuthenticator;
+import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
 import io.streamledger.command.fills.BustService;
 import io.streamledger.command.fills.FillCommand;
@@ -19,17 +20,19 @@ import io.streamledger.command.ledger.BalanceQueries;
 import io.streamledger.command.ledger.LedgerRules;
 import io.streamledger.command.ledger.LedgerService;
 import io.streamledger.command.ledger.LedgerTxnCommand;
+import io.streamledger.command.ops.BreakRepository;
 import io.streamledger.command.orders.CancelService;
 import io.streamledger.command.orders.FillReservation;
+import io.streamledger.command.orders.OrderExpiry;
 import io.streamledger.command.orders.OrderQueries;
 import io.streamledger.command.orders.OrderService;
 import io.streamledger.command.orders.PlaceOrderCommand;
 import io.streamledger.command.portfolio.PortfolioQueries;
 import io.streamledger.command.repair.IdempotencyRepairWorker;
+import io.streamledger.command.schedule.OrderExpirer;
+import io.streamledger.command.worker.TenantDirectory;
 import io.streamledger.model.table.Tables;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
-import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** Wires the admission services (CS01-CS05, CS10-CS11) over one DynamoDB client. */
@@ -65,7 +68,14 @@ public final class CommandService {
         this.executor = new IdempotentExecutor(store, config.repairDelay());
         LedgerRules rules =
                 new LedgerRules(config.overdraftExemptPrefixes(), config.ledgerBucketPostings());
-        this.orders = new OrderService(ddb, tables, executor, config.buyingPower(), rules::exempt);
+        this.orders =
+                new OrderService(
+                        ddb,
+                        tables,
+                        executor,
+                        config.buyingPower(),
+                        rules::exempt,
+                        new OrderExpiry(config.calendars()));
         this.orderQueries = new OrderQueries(ddb, tables);
         FillReservation fillReservation = new FillReservation(ddb, tables, config.buyingPower());
         this.fills =
@@ -120,10 +130,20 @@ public final class CommandService {
         }
     }
 
-    public IdempotencyRepairWorker repairWorker(
-            Supplier<Collection<String>> tenants, String owner) {
+    public IdempotencyRepairWorker repairWorker(TenantDirectory tenants, String owner) {
         return new IdempotencyRepairWorker(
                 ddb, store, tenants, this::repairEffect, owner, config.repairDelay());
+    }
+
+    /** The existing conditional expiry, as the DAY/GTD expiry scheduler calls it (CS04). */
+    public OrderExpirer orderExpirer() {
+        return (tenant, orderId) -> cancels.expire(tenant, orderId, new CapacityMeter());
+    }
+
+    /** The AP15 break repository over this service's Reconciliation table. */
+    public BreakRepository breakRepository() {
+        return new BreakRepository(
+                ddb.client(), tables.naming().physicalName(Tables.RECONCILIATION), config.clock());
     }
 
     public HttpApi http(ApiKeyAuthenticator auth) {

@@ -1,5 +1,6 @@
 package io.streamledger.command.config;
 
+import io.streamledger.model.calendar.ExchangeCalendars;
 import io.streamledger.model.ledger.BuyingPowerPolicy;
 import io.streamledger.model.ledger.HouseAccounts;
 import io.streamledger.model.ledger.PostingSequence;
@@ -23,6 +24,7 @@ import java.util.Set;
  * @param symbolSharding AP06 write sharding of the IDX06 symbol index (unsharded by default)
  * @param house the posting job's house accounts (its {@code house-shards}): where a fill's contra
  *     lines are when a bust or reversal reads them back
+ * @param calendars the venue calendars DAY/GTD orders expire on (CS04)
  */
 public record ServiceConfig(
         String tablePrefix,
@@ -35,7 +37,8 @@ public record ServiceConfig(
         BuyingPowerPolicy buyingPower,
         long ledgerBucketPostings,
         SymbolSharding symbolSharding,
-        HouseAccounts house) {
+        HouseAccounts house,
+        ExchangeCalendars calendars) {
 
     public static ServiceConfig defaults(String tablePrefix) {
         return new ServiceConfig(
@@ -49,7 +52,8 @@ public record ServiceConfig(
                 BuyingPowerPolicy.DEFAULT,
                 PostingSequence.MAX_POSTINGS_PER_BUCKET,
                 SymbolSharding.UNSHARDED,
-                new HouseAccounts(HouseAccounts.DEFAULT_SHARDS));
+                new HouseAccounts(HouseAccounts.DEFAULT_SHARDS),
+                ExchangeCalendars.DEFAULT);
     }
 
     public ServiceConfig withLease(Duration l) {
@@ -64,7 +68,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withClock(Clock c) {
@@ -79,7 +84,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withRepairIndexOnClaim(boolean b) {
@@ -94,7 +100,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withRepairDelay(Duration d) {
@@ -109,7 +116,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withBuyingPower(BuyingPowerPolicy p) {
@@ -124,7 +132,8 @@ public record ServiceConfig(
                 p,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withOverdraftExemptPrefixes(Set<String> prefixes) {
@@ -139,7 +148,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withLedgerBucketPostings(long n) {
@@ -154,7 +164,8 @@ public record ServiceConfig(
                 buyingPower,
                 n,
                 symbolSharding,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withSymbolSharding(SymbolSharding s) {
@@ -169,7 +180,8 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 s,
-                house);
+                house,
+                calendars);
     }
 
     public ServiceConfig withHouseShards(int shards) {
@@ -184,6 +196,23 @@ public record ServiceConfig(
                 buyingPower,
                 ledgerBucketPostings,
                 symbolSharding,
-                new HouseAccounts(shards));
+                new HouseAccounts(shards),
+                calendars);
+    }
+
+    public ServiceConfig withCalendars(ExchangeCalendars c) {
+        return new ServiceConfig(
+                tablePrefix,
+                clock,
+                lease,
+                retention,
+                repairDelay,
+                repairIndexOnClaim,
+                overdraftExemptPrefixes,
+                buyingPower,
+                ledgerBucketPostings,
+                symbolSharding,
+                house,
+                c);
     }
 }

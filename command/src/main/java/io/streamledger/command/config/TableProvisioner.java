@@ -1,10 +1,12 @@
 package io.streamledger.command.config;
 
 import io.streamledger.aws.items.ProjectionAliasItems;
+import io.streamledger.aws.tables.RecoverySettings;
 import io.streamledger.model.keys.ProjectionAliasKey;
 import io.streamledger.model.table.GsiProjection;
 import io.streamledger.model.table.GsiSpec;
 import io.streamledger.model.table.TableNaming;
+import io.streamledger.model.table.TablePolicy;
 import io.streamledger.model.table.TableSpec;
 import io.streamledger.model.table.Tables;
 import java.time.Instant;
@@ -15,8 +17,10 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.Projection;
@@ -25,15 +29,33 @@ import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveSpecification;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.dynamodb.model.UpdateTimeToLiveRequest;
 
 /**
  * Creates the command service's tables exactly as the model's {@link TableSpec}s define them (keys,
  * GSIs with projections, streams, TTL), and the live Portfolio namespace with its alias item (CS09,
  * AP07): used by tests, by {@code --create-tables}, the run command and {@code provision-tables}.
+ * An existing table gets what a newer spec added (a missing GSI, TTL), and with {@link Recovery#ON}
+ * every authority table ({@code model} {@code TablePolicy}) gets point-in-time recovery and
+ * deletion protection.
  */
 public final class TableProvisioner {
+
+    /** Whether authority tables get point-in-time recovery and deletion protection. */
+    public enum Recovery {
+        /** On: the default of the command service outside the local stack. */
+        ON,
+        /** Off: the local stack and tests, whose tables are thrown away. */
+        OFF;
+
+        /** {@link #ON} when {@code on}. */
+        public static Recovery of(boolean on) {
+            return on ? ON : OFF;
+        }
+    }
 
     /** The tables the command service writes. */
     public static final List<TableSpec> COMMAND_TABLES =
@@ -48,11 +70,27 @@ public final class TableProvisioner {
 
     private TableProvisioner() {}
 
-    /** Creates every command table that does not exist yet. */
+    /** Creates every command table that does not exist yet, without recovery settings. */
     public static void createAll(DynamoDbClient client, String prefix) {
+        createAll(client, prefix, Recovery.OFF);
+    }
+
+    /** Creates or completes every command table; {@code recovery} for the authority tables. */
+    public static void createAll(DynamoDbClient client, String prefix, Recovery recovery) {
         TableNaming naming = new TableNaming(prefix);
         for (TableSpec spec : COMMAND_TABLES) {
-            create(client, spec, naming.physicalName(spec));
+            create(client, spec, naming.physicalName(spec), recovery);
+        }
+    }
+
+    /** {@link #create(DynamoDbClient, TableSpec, String)}, then the recovery settings if due. */
+    private static void create(
+            DynamoDbClient client, TableSpec spec, String physicalName, Recovery recovery) {
+        create(client, spec, physicalName);
+        if (recovery == Recovery.ON && TablePolicy.of(spec.logicalName()).authority()) {
+            // on AWS a new table is CREATING for a while: the updates need it ACTIVE
+            client.waiter().waitUntilTableExists(b -> b.tableName(physicalName));
+            RecoverySettings.enable(client, spec.logicalName(), physicalName);
         }
     }
 
@@ -61,9 +99,18 @@ public final class TableProvisioner {
      * that namespace live: what a whole deployment starts with.
      */
     public static void createModelTables(DynamoDbClient client, TableNaming naming) {
+        createModelTables(client, naming, Recovery.OFF);
+    }
+
+    /**
+     * As {@link #createModelTables(DynamoDbClient, TableNaming)}, authority tables {@code
+     * recovery}.
+     */
+    public static void createModelTables(
+            DynamoDbClient client, TableNaming naming, Recovery recovery) {
         for (TableSpec spec : Tables.all()) {
             if (spec != Tables.PORTFOLIO && spec != Tables.PROJECTION) {
-                create(client, spec, naming.physicalName(spec));
+                create(client, spec, naming.physicalName(spec), recovery);
             }
         }
         provisionLiveNamespace(client, naming);
@@ -92,6 +139,10 @@ public final class TableProvisioner {
                 Instant.now());
     }
 
+    /**
+     * Creates {@code physicalName} from {@code spec}; an existing table gets the GSIs and TTL of
+     * the spec it lacks (a GSI added online, one per call as DynamoDB allows).
+     */
     public static void create(DynamoDbClient client, TableSpec spec, String physicalName) {
         Set<String> keyAttrs = new LinkedHashSet<>();
         keyAttrs.add(spec.keySchema().partitionKey());
@@ -100,36 +151,11 @@ public final class TableProvisioner {
         for (GsiSpec g : spec.gsis()) {
             keyAttrs.add(g.pkAttr());
             keyAttrs.add(g.skAttr());
-            Projection.Builder p = Projection.builder();
-            if (g.projection() == GsiProjection.ALL) {
-                p.projectionType(ProjectionType.ALL);
-            } else if (g.projection() == GsiProjection.KEYS_ONLY) {
-                p.projectionType(ProjectionType.KEYS_ONLY);
-            } else {
-                p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes(g.nonKeyAttributes());
-            }
-            gsis.add(
-                    GlobalSecondaryIndex.builder()
-                            .indexName(g.indexName())
-                            .keySchema(
-                                    KeySchemaElement.builder()
-                                            .attributeName(g.pkAttr())
-                                            .keyType(KeyType.HASH)
-                                            .build(),
-                                    KeySchemaElement.builder()
-                                            .attributeName(g.skAttr())
-                                            .keyType(KeyType.RANGE)
-                                            .build())
-                            .projection(p.build())
-                            .build());
+            gsis.add(gsi(g));
         }
         List<AttributeDefinition> defs = new ArrayList<>();
         for (String a : keyAttrs) {
-            defs.add(
-                    AttributeDefinition.builder()
-                            .attributeName(a)
-                            .attributeType(ScalarAttributeType.S)
-                            .build());
+            defs.add(stringAttribute(a));
         }
         CreateTableRequest.Builder req =
                 CreateTableRequest.builder()
@@ -158,9 +184,9 @@ public final class TableProvisioner {
         try {
             client.createTable(req.build());
         } catch (ResourceInUseException exists) {
-            return;
+            addMissingGsis(client, spec, physicalName);
         }
-        if (spec.ttlAttribute() != null) {
+        if (spec.ttlAttribute() != null && !ttlEnabled(client, physicalName)) {
             client.updateTimeToLive(
                     UpdateTimeToLiveRequest.builder()
                             .tableName(physicalName)
@@ -171,5 +197,81 @@ public final class TableProvisioner {
                                             .build())
                             .build());
         }
+    }
+
+    /** Adds the first GSI of the spec the table lacks (DynamoDB creates one per UpdateTable). */
+    private static void addMissingGsis(DynamoDbClient client, TableSpec spec, String table) {
+        TableDescription t = client.describeTable(b -> b.tableName(table)).table();
+        Set<String> present = new LinkedHashSet<>();
+        if (t.hasGlobalSecondaryIndexes()) {
+            t.globalSecondaryIndexes().forEach(g -> present.add(g.indexName()));
+        }
+        for (GsiSpec g : spec.gsis()) {
+            if (!present.contains(g.indexName())) {
+                client.updateTable(
+                        b ->
+                                b.tableName(table)
+                                        .attributeDefinitions(
+                                                stringAttribute(g.pkAttr()),
+                                                stringAttribute(g.skAttr()))
+                                        .globalSecondaryIndexUpdates(
+                                                GlobalSecondaryIndexUpdate.builder()
+                                                        .create(create(g))
+                                                        .build()));
+                return;
+            }
+        }
+    }
+
+    private static boolean ttlEnabled(DynamoDbClient client, String table) {
+        TimeToLiveStatus s =
+                client.describeTimeToLive(b -> b.tableName(table))
+                        .timeToLiveDescription()
+                        .timeToLiveStatus();
+        return s == TimeToLiveStatus.ENABLED || s == TimeToLiveStatus.ENABLING;
+    }
+
+    private static GlobalSecondaryIndex gsi(GsiSpec g) {
+        return GlobalSecondaryIndex.builder()
+                .indexName(g.indexName())
+                .keySchema(keySchema(g))
+                .projection(projection(g))
+                .build();
+    }
+
+    private static CreateGlobalSecondaryIndexAction create(GsiSpec g) {
+        return CreateGlobalSecondaryIndexAction.builder()
+                .indexName(g.indexName())
+                .keySchema(keySchema(g))
+                .projection(projection(g))
+                .build();
+    }
+
+    private static List<KeySchemaElement> keySchema(GsiSpec g) {
+        return List.of(
+                KeySchemaElement.builder().attributeName(g.pkAttr()).keyType(KeyType.HASH).build(),
+                KeySchemaElement.builder()
+                        .attributeName(g.skAttr())
+                        .keyType(KeyType.RANGE)
+                        .build());
+    }
+
+    private static Projection projection(GsiSpec g) {
+        Projection.Builder p = Projection.builder();
+        if (g.projection() == GsiProjection.ALL) {
+            p.projectionType(ProjectionType.ALL);
+        } else if (g.projection() == GsiProjection.KEYS_ONLY) {
+            p.projectionType(ProjectionType.KEYS_ONLY);
+        } else {
+            p.projectionType(ProjectionType.INCLUDE).nonKeyAttributes(g.nonKeyAttributes());
+        }
+        return p.build();
+    }
+
+    private static AttributeDefinition stringAttribute(String name) {
+        return AttributeDefinition.builder()
+                .attributeName(name)
+                .attributeType(ScalarAttributeType.S)
+                .build();
     }
 }

@@ -292,6 +292,12 @@ public final class BustService {
                             Instant.parse(Av.reqStr(order, OrderItems.A_CREATED)),
                             orderId);
             update.set(Schema.GSI2PK, Av.s(byStatus.pk())).set(Schema.GSI2SK, Av.s(byStatus.sk()));
+            // a DAY/GTD order open again is due for expiry again (FILLED had left the queue)
+            long expiresAtMs = Av.lng(order, OrderItems.A_EXPIRES_AT_MS, 0);
+            if (expiresAtMs > 0) {
+                OrderItems.expiryKeys(tenant, orderId, Instant.ofEpochMilli(expiresAtMs))
+                        .forEach(update::set);
+            }
         }
         update.when(Condition.eq(OrderItems.A_VERSION, Av.n(bust.orderVersion())));
         return Tx.update(tables.orders(), OrderItems.key(tenant, orderId), update.build());

@@ -408,8 +408,8 @@ public final class FillService {
                         .set(OrderItems.A_STATUS, Av.s(newStatus.name()))
                         .set(OrderItems.A_UPDATED, Av.s(now.toString()));
         if (newStatus.terminal()) {
-            // AP03: terminal orders leave the sparse status index
-            update.remove(Schema.GSI2PK, Schema.GSI2SK);
+            // terminal orders leave the sparse IDX03 status and due-time indexes
+            update.remove(OrderItems.OPEN_ONLY_KEYS);
         } else if (newStatus != order.status()) {
             // AP03 membership moves to the new status partition (delete + put in GSI2); the SK
             // (ORD#at#id) is unchanged: only the partition of the membership moves

@@ -10,7 +10,6 @@ import io.streamledger.command.api.ApiException;
 import io.streamledger.command.api.Fields;
 import io.streamledger.command.api.StrictJson;
 import io.streamledger.command.config.DeterministicIds;
-import io.streamledger.command.config.Schema;
 import io.streamledger.command.config.TableNames;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.dynamo.Ddb;
@@ -112,6 +111,13 @@ public final class CancelService {
             throw ApiException.notFound("order '" + orderId + "' not found");
         }
         notYetDue(order, executor.store().clock().instant());
+        // filled or cancelled: refused without a request record (a bust may reopen a filled
+        // order); an expired one replays its expiry below
+        OrderStatus status = OrderStatus.valueOf(Av.reqStr(order, OrderItems.A_STATUS));
+        if (status.terminal() && status != OrderStatus.EXPIRED) {
+            throw ApiException.conflict(
+                    "ORDER_NOT_OPEN", "order '" + orderId + "' is closed and cannot be expired");
+        }
         Map<String, Object> canonical = new LinkedHashMap<>();
         canonical.put("orderId", orderId);
         return executor.execute(
@@ -276,8 +282,8 @@ public final class CancelService {
                         .set(OrderItems.A_STATUS, Av.s(closing.status.name()))
                         .set(OrderItems.A_REMAINING, Av.n(BigDecimal.ZERO))
                         .set(OrderItems.A_UPDATED, Av.s(now.toString()))
-                        // AP03: a terminal order leaves the sparse status index
-                        .remove(Schema.GSI2PK, Schema.GSI2SK)
+                        // a terminal order leaves the sparse IDX03 and due-time indexes
+                        .remove(OrderItems.OPEN_ONLY_KEYS)
                         .when(Condition.eq(OrderItems.A_VERSION, Av.n(version)))
                         .when(
                                 Condition.or(

@@ -7,6 +7,7 @@ import io.streamledger.command.config.Schema;
 import io.streamledger.model.keys.ClientOrderKey;
 import io.streamledger.model.keys.OrderByAccountKey;
 import io.streamledger.model.keys.OrderByStatusKey;
+import io.streamledger.model.keys.OrderExpiryKey;
 import io.streamledger.model.keys.OrderKey;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.table.Attr;
@@ -14,12 +15,14 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import javax.annotation.Nullable;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The order aggregate item (IDX01) with its projected GSI1 account-summary keys (IDX02) and the
- * sparse GSI2 status membership (IDX03, absent once terminal), the AP17 sentinel (IDX18), and their
- * JSON views (AP01 full, AP02/AP03 index summary).
+ * The order aggregate item (IDX01) with its projected GSI1 account-summary keys (IDX02), the sparse
+ * GSI2 status membership (IDX03) and the sparse GSI3 due-time entry of a DAY/GTD order
+ * (ORDER-EXPIRY), both absent once terminal, the AP17 sentinel (IDX18), and their JSON views (AP01
+ * full, AP02/AP03 index summary).
  */
 public final class OrderItems {
 
@@ -46,6 +49,14 @@ public final class OrderItems {
     /** Epoch millis of a DAY order's expiry (immutable; absent for GTC). */
     public static final String A_EXPIRES_AT_MS = "expiresAtMs";
 
+    /**
+     * Index keys only an open order carries: a fill to FILLED, a cancel, an expiry REMOVE them in
+     * the transaction that closes the order (IDX03 membership, ORDER-EXPIRY due-time entry).
+     */
+    public static final String[] OPEN_ONLY_KEYS = {
+        Schema.GSI2PK, Schema.GSI2SK, Attr.EXPIRY_PK, Attr.EXPIRY_SK
+    };
+
     /** Sentinel (IDX18) attributes. */
     public static final String S_ORDER_ID = Attr.ORDER_ID;
 
@@ -68,6 +79,7 @@ public final class OrderItems {
             String orderId,
             PlaceOrderCommand c,
             Instant at,
+            @Nullable Instant expiresAt,
             String fingerprint,
             String requestKey) {
         Map<String, AttributeValue> item = new HashMap<>(key(tenant, orderId));
@@ -91,10 +103,10 @@ public final class OrderItems {
         item.put(A_UPDATED, Av.s(at.toString()));
         item.put(A_FINGERPRINT, Av.s(fingerprint));
         item.put(A_REQUEST_KEY, Av.s(requestKey));
-        Instant expiresAt = c.timeInForce().expiresAt(at);
         if (expiresAt != null) {
             item.put(A_TIME_IN_FORCE, Av.s(c.timeInForce().name()));
             item.put(A_EXPIRES_AT_MS, Av.n(expiresAt.toEpochMilli()));
+            item.putAll(expiryKeys(tenant, orderId, expiresAt));
         }
         OrderByAccountKey byAccount = Schema.orderByAccount(tenant, c.accountId(), at, orderId);
         item.put(Schema.GSI1PK, Av.s(byAccount.pk()));
@@ -105,6 +117,13 @@ public final class OrderItems {
         item.put(Schema.GSI2PK, Av.s(byStatus.pk()));
         item.put(Schema.GSI2SK, Av.s(byStatus.sk()));
         return item;
+    }
+
+    /** The ORDER-EXPIRY due-time entry of an open order expiring at {@code expiresAt}. */
+    public static Map<String, AttributeValue> expiryKeys(
+            String tenant, String orderId, Instant expiresAt) {
+        OrderExpiryKey k = OrderExpiryKey.forOrder(tenant, orderId, expiresAt);
+        return Map.of(Attr.EXPIRY_PK, Av.s(k.pk()), Attr.EXPIRY_SK, Av.s(k.sk()));
     }
 
     public static Map<String, AttributeValue> sentinel(

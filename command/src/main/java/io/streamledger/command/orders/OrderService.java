@@ -60,21 +60,25 @@ public final class OrderService {
     private final IdempotentExecutor executor;
     private final BuyingPowerPolicy buyingPower;
     private final Predicate<String> overdraftExempt;
+    private final OrderExpiry expiry;
 
     /**
      * @param overdraftExempt accounts whose holds need not be covered (the AP12 overdraft policy)
+     * @param expiry when a DAY/GTD order expires (CS04), stored with its due-time entry
      */
     public OrderService(
             Ddb ddb,
             TableNames tables,
             IdempotentExecutor executor,
             BuyingPowerPolicy buyingPower,
-            Predicate<String> overdraftExempt) {
+            Predicate<String> overdraftExempt,
+            OrderExpiry expiry) {
         this.ddb = ddb;
         this.tables = tables;
         this.executor = executor;
         this.buyingPower = buyingPower;
         this.overdraftExempt = overdraftExempt;
+        this.expiry = expiry;
     }
 
     /** POST /v1/orders. */
@@ -100,7 +104,13 @@ public final class OrderService {
         Instant now = executor.store().clock().instant().truncatedTo(ChronoUnit.MILLIS);
         Map<String, AttributeValue> order =
                 OrderItems.newOrder(
-                        tenant, orderId, cmd, now, claim.fingerprint(), claim.requestKey());
+                        tenant,
+                        orderId,
+                        cmd,
+                        now,
+                        expiry.at(cmd, now),
+                        claim.fingerprint(),
+                        claim.requestKey());
         Hold hold = hold(tenant, cmd);
         DurableResponse response = accepted(order);
         String eventId = DeterministicIds.eventId(orderId, EVENT_ORDER_ACCEPTED, 1);

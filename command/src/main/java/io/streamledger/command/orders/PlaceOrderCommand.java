@@ -6,6 +6,8 @@ import io.streamledger.command.api.Fields;
 import io.streamledger.model.money.Money;
 import io.streamledger.model.money.Quantity;
 import io.streamledger.model.order.OrderSide;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -20,7 +22,8 @@ public record PlaceOrderCommand(
         Quantity quantity,
         @Nullable Money limitPrice,
         String currency,
-        TimeInForce timeInForce) {
+        TimeInForce timeInForce,
+        @Nullable LocalDate expireDate) {
 
     /** A GTC order (the default time in force). */
     public PlaceOrderCommand(
@@ -41,7 +44,8 @@ public record PlaceOrderCommand(
                 quantity,
                 limitPrice,
                 currency,
-                TimeInForce.GTC);
+                TimeInForce.GTC,
+                null);
     }
 
     public static final String OPERATION = "PlaceOrder";
@@ -69,6 +73,7 @@ public record PlaceOrderCommand(
                     "INVALID_FIELD", "field 'limitPrice' must be absent for a MARKET order");
         }
         TimeInForce timeInForce = f.optionalEnum("timeInForce", TimeInForce.class, TimeInForce.GTC);
+        LocalDate expireDate = expireDate(f, timeInForce);
         f.rejectUnknown();
         return new PlaceOrderCommand(
                 clientOrderId,
@@ -79,7 +84,30 @@ public record PlaceOrderCommand(
                 quantity,
                 limitPrice,
                 currency,
-                timeInForce);
+                timeInForce,
+                expireDate);
+    }
+
+    /** GTD needs {@code expireDate} (a venue-local {@code yyyy-mm-dd}); the others refuse it. */
+    private static @Nullable LocalDate expireDate(Fields f, TimeInForce tif) {
+        String text = f.optionalText("expireDate", 10);
+        if (tif != TimeInForce.GTD) {
+            if (text != null) {
+                throw ApiException.badRequest(
+                        "INVALID_FIELD", "field 'expireDate' is only for timeInForce GTD");
+            }
+            return null;
+        }
+        if (text == null) {
+            throw ApiException.badRequest(
+                    "MISSING_FIELD", "required field 'expireDate' is missing for a GTD order");
+        }
+        try {
+            return LocalDate.parse(text);
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest(
+                    "INVALID_FIELD", "field 'expireDate' must be a date yyyy-mm-dd: " + text);
+        }
     }
 
     /** The fields that make up the fingerprint, in canonical (normalised) form. */
@@ -96,6 +124,9 @@ public record PlaceOrderCommand(
         if (timeInForce != TimeInForce.GTC) {
             // only when not the default: the fingerprints of GTC orders stay what they were
             m.put("timeInForce", timeInForce);
+        }
+        if (expireDate != null) {
+            m.put("expireDate", expireDate.toString());
         }
         return m;
     }

@@ -48,7 +48,7 @@ public interface Publisher {
             try {
                 out.add(Result.acked(publish(e.partitionKey(), e.data())));
             } catch (RuntimeException failure) {
-                out.add(Result.failed(OutboxRelay.describe(failure)));
+                out.add(Result.failed(RelayRound.describe(failure)));
             }
         }
         return out;

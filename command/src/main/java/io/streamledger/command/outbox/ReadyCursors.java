@@ -91,7 +91,7 @@ final class ReadyCursors {
         }
         for (int i = 0; i < empty.size(); i++) {
             int s = empty.get(i);
-            Page p = OutboxRelay.join(reads.get(i));
+            Page p = RelayRound.join(reads.get(i));
             pages++;
             buffers.get(s).addAll(p.keys());
             cursors.set(s, p.next());

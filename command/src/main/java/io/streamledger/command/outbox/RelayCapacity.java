@@ -20,7 +20,7 @@ public final class RelayCapacity {
         REQUEUE,
         RESCHEDULE,
         READY_QUERY,
-        LEASE_SWEEP
+        LEASE_RECOVERY
     }
 
     /** Calls, total units and the units charged to secondary indexes. */

@@ -14,17 +14,16 @@ import io.streamledger.command.idempotency.IdempotentExecutor;
 import io.streamledger.command.idempotency.OwnershipLostException;
 import io.streamledger.command.idempotency.RequestState;
 import io.streamledger.command.worker.BackgroundRounds;
+import io.streamledger.command.worker.TenantDirectory;
 import io.streamledger.model.keys.RepairDueKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +47,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
 
     private final Ddb ddb;
     private final IdempotencyStore store;
-    private final Supplier<Collection<String>> tenants;
+    private final TenantDirectory tenants;
     private final Function<IdempotencyRecord, IdempotentExecutor.Effect> effects;
     private final String owner;
     private final Clock clock;
@@ -63,7 +62,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
     public IdempotencyRepairWorker(
             Ddb ddb,
             IdempotencyStore store,
-            Supplier<Collection<String>> tenants,
+            TenantDirectory tenants,
             Function<IdempotencyRecord, IdempotentExecutor.Effect> effects,
             String owner,
             Duration retryDelay) {
@@ -84,7 +83,7 @@ public final class IdempotencyRepairWorker implements AutoCloseable {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         int examined = 0;
         CapacityMeter meter = new CapacityMeter();
-        for (String tenant : tenants.get()) {
+        for (String tenant : tenants.tenants()) {
             for (int shard = 0; shard < Schema.REPAIR_SHARDS.shardCount(); shard++) {
                 String bound = new RepairDueKey(tenant, shard, now.plusMillis(1), "!").sk();
                 QueryResponse r =

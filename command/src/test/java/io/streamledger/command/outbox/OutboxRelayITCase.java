@@ -3,6 +3,7 @@ package io.streamledger.command.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.streamledger.aws.items.Av;
+import io.streamledger.command.config.Schema;
 import io.streamledger.command.dynamo.CapacityMeter;
 import io.streamledger.command.testing.CommandFixture;
 import io.streamledger.command.testing.KinesisRecords;
@@ -13,6 +14,7 @@ import io.streamledger.model.change.OutboxEventCodec;
 import io.streamledger.model.contract.AmplificationRow;
 import io.streamledger.model.contract.Contract;
 import io.streamledger.model.contract.ContractResources;
+import io.streamledger.model.lease.LeaseTiming;
 import io.streamledger.model.table.Attr;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +36,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.kinesis.KinesisClient;
 import software.amazon.awssdk.services.kinesis.model.Record;
 
@@ -166,11 +170,15 @@ class OutboxRelayITCase {
         OutboxRelay a = relay("relay-a", new Publisher.Ack("never", "x"));
         OutboxRelay b = relay("relay-b", new Publisher.Ack("seq-b", "shard-b"));
         String eventId = Av(outbox(orderId));
-        OutboxRelay.InFlight held = a.claim(eventId); // relay A claims, then stalls
+        InFlight held = a.claim(eventId); // relay A claims, then stalls
         assertThat(held).isNotNull();
         assertThat(b.claim(eventId)).as("no second owner while the lease lives").isNull();
         assertThat(b.recoverExpiredLeases()).isZero();
         f.clock.advance(Duration.ofSeconds(11));
+        assertThat(b.recoverExpiredLeases())
+                .as("ended, but not by the stated clock skew: the owner may still be working")
+                .isZero();
+        f.clock.advance(LeaseTiming.DEFAULT_MAX_CLOCK_SKEW);
         assertThat(b.recoverExpiredLeases()).isEqualTo(1);
         assertThat(b.pollOnce()).isEqualTo(1);
         assertThat(a.complete(held, new Publisher.Ack("late", "x"))).isFalse();
@@ -500,32 +508,173 @@ class OutboxRelayITCase {
     }
 
     @Test
-    void leaseSweepCoversTheWholeTable() {
+    void leaseRecoveryReadsEveryExpiredLeasePastItsFirstPage() {
         drainReady();
         Instant t = f.clock.instant().minusSeconds(60);
         List<OutboxEvent> events = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            events.add(seed("agg-sweep-" + i, 1, t.plusMillis(i)));
+            events.add(seed("agg-lease-" + i, 1, t.plusMillis(i)));
         }
         OutboxRelay stalled = relay("relay-stalled", new Publisher.Ack("never", "x"));
         for (OutboxEvent e : events) {
             assertThat(stalled.claim(e.eventId())).isNotNull();
+            assertThat(item(e)).containsKeys(Attr.LEASE_PK, Attr.LEASE_SK);
         }
-        f.clock.advance(Duration.ofSeconds(11));
-        // 2 items per page: a capped sweep (20 pages) would stop after 40 of 50+ items
-        OutboxRelay sweeper =
+        f.clock.advance(Duration.ofSeconds(10).plus(LeaseTiming.DEFAULT_MAX_CLOCK_SKEW));
+        // 2 keys per page: 50 leases over 13 shards need more pages than shards
+        OutboxRelay recovering =
                 tuned(
-                        "relay-sweeper",
-                        (k, d) -> new Publisher.Ack("swept", "s"),
+                        "relay-recovering",
+                        (k, d) -> new Publisher.Ack("recovered", "s"),
                         1000,
-                        OutboxRelay.Tuning.defaults().withSweepPageSize(2));
-        assertThat(sweeper.recoverExpiredLeases()).isEqualTo(50);
-        assertThat(sweeper.capacity().snapshot().get(RelayCapacity.Use.LEASE_SWEEP).calls())
-                .isGreaterThan(20);
-        assertThat(sweeper.pollOnce()).isEqualTo(50);
+                        OutboxRelay.Tuning.defaults().withRecoveryPageSize(2));
+        assertThat(recovering.recoverExpiredLeases()).isEqualTo(50);
+        assertThat(recovering.capacity().snapshot().get(RelayCapacity.Use.LEASE_RECOVERY).calls())
+                .isGreaterThan(13);
         for (OutboxEvent e : events) {
-            assertThat(item(e).get(OutboxItems.A_ACK).s()).isEqualTo("swept");
+            Map<String, AttributeValue> back = item(e);
+            assertThat(back.get(Attr.STATE).s()).isEqualTo("READY");
+            assertThat(back).doesNotContainKeys(Attr.LEASE_PK, Attr.LEASE_UNTIL);
         }
+        assertThat(recovering.recoverExpiredLeases()).as("nothing left to recover").isZero();
+        assertThat(recovering.pollOnce()).isEqualTo(50);
+        for (OutboxEvent e : events) {
+            Map<String, AttributeValue> done = item(e);
+            assertThat(done.get(OutboxItems.A_ACK).s()).isEqualTo("recovered");
+            assertThat(done).doesNotContainKeys(Attr.LEASE_PK, Attr.LEASE_SK);
+            // COMPLETED items expire after the retention (TTL is cleanup only)
+            assertThat(Long.parseLong(done.get(Attr.EXPIRES_AT).n()))
+                    .isEqualTo(
+                            Instant.parse(done.get(OutboxItems.A_COMPLETED).s())
+                                    .plus(OutboxItems.COMPLETED_RETENTION)
+                                    .getEpochSecond());
+        }
+    }
+
+    /**
+     * Lease recovery costs what the expired leases cost, not what the table holds: the same read
+     * units with no history and after a large COMPLETED history, while a Scan of the table (how
+     * recovery used to find leases) grows with it.
+     */
+    @Test
+    void leaseRecoveryCostsTheSameWithALargeCompletedHistory() {
+        int history = Integer.getInteger("streamledger.it.outbox.history", 2_000);
+        try (CommandFixture fresh = new CommandFixture(local.endpoint())) {
+            String table = fresh.service.tables().context();
+            BigDecimal empty = recoveryUnits(fresh, "before");
+            BigDecimal scanEmpty = scanUnits(fresh, table);
+
+            Instant t = fresh.clock.instant().minusSeconds(60);
+            List<TransactWriteItem> batch = new ArrayList<>();
+            for (int i = 0; i < history; i++) {
+                batch.add(
+                        OutboxItems.createPut(
+                                table,
+                                CommandFixture.TENANT_A,
+                                event("hist-" + i, t.plusMillis(i))));
+                if (batch.size() == 100 || i == history - 1) {
+                    List<TransactWriteItem> items = List.copyOf(batch);
+                    fresh.client.transactWriteItems(b -> b.transactItems(items));
+                    batch.clear();
+                }
+            }
+            OutboxRelay publishing =
+                    new OutboxRelay(
+                            fresh.service.ddb(),
+                            table,
+                            "relay-history",
+                            fresh.clock,
+                            (k, d) -> new Publisher.Ack("h", "s"),
+                            Duration.ofSeconds(10),
+                            500,
+                            Duration.ofSeconds(1),
+                            Duration.ofSeconds(60));
+            int completed = 0;
+            for (int round = 0; round < 20 && completed < history; round++) {
+                completed += publishing.pollOnce();
+            }
+            assertThat(completed).isEqualTo(history);
+
+            BigDecimal withHistory = recoveryUnits(fresh, "after");
+            BigDecimal scanHistory = scanUnits(fresh, table);
+            System.out.printf(
+                    "AP16 lease recovery (5 expired leases, 13 shard Queries): %s RCU with no"
+                            + " history, %s RCU after %d COMPLETED; a table Scan: %s -> %s RCU%n",
+                    empty, withHistory, history, scanEmpty, scanHistory);
+            assertThat(withHistory).isPositive().isEqualByComparingTo(empty);
+            assertThat(scanHistory).isGreaterThan(scanEmpty.multiply(BigDecimal.valueOf(10)));
+        }
+    }
+
+    /** Five events claimed by a relay that dies; the read units one recovery pass costs. */
+    private static BigDecimal recoveryUnits(CommandFixture fx, String tag) {
+        String table = fx.service.tables().context();
+        Instant t = fx.clock.instant().minusSeconds(1);
+        List<OutboxEvent> events = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            OutboxEvent e = event("dead-" + tag + "-" + i, t.plusMillis(i));
+            fx.client.transactWriteItems(
+                    b -> b.transactItems(OutboxItems.createPut(table, CommandFixture.TENANT_A, e)));
+            events.add(e);
+        }
+        OutboxRelay dead = relayOf(fx, "relay-dead-" + tag, new Publisher.Ack("never", "x"));
+        events.forEach(e -> assertThat(dead.claim(e.eventId())).isNotNull());
+        fx.clock.advance(Duration.ofSeconds(10).plus(LeaseTiming.DEFAULT_MAX_CLOCK_SKEW));
+        OutboxRelay recovering = relayOf(fx, "relay-recover-" + tag, new Publisher.Ack("r", "s"));
+        assertThat(recovering.recoverExpiredLeases()).isEqualTo(5);
+        RelayCapacity.Sum sum =
+                recovering.capacity().snapshot().get(RelayCapacity.Use.LEASE_RECOVERY);
+        assertThat(sum.calls()).isEqualTo(Schema.READY_SHARDS.shardCount());
+        assertThat(recovering.pollOnce()).isEqualTo(5);
+        return sum.units();
+    }
+
+    /** A relay of {@code fx}'s service with a 10 s lease that acknowledges every publish. */
+    private static OutboxRelay relayOf(CommandFixture fx, String owner, Publisher.Ack ack) {
+        return new OutboxRelay(
+                fx.service.ddb(),
+                fx.service.tables().context(),
+                owner,
+                fx.clock,
+                (k, d) -> ack,
+                Duration.ofSeconds(10),
+                10,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60));
+    }
+
+    private static BigDecimal scanUnits(CommandFixture fx, String table) {
+        BigDecimal units = BigDecimal.ZERO;
+        Map<String, AttributeValue> start = null;
+        do {
+            var r =
+                    fx.client.scan(
+                            ScanRequest.builder()
+                                    .tableName(table)
+                                    .exclusiveStartKey(start)
+                                    .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                                    .build());
+            units = units.add(BigDecimal.valueOf(r.consumedCapacity().capacityUnits()));
+            start =
+                    r.hasLastEvaluatedKey() && !r.lastEvaluatedKey().isEmpty()
+                            ? r.lastEvaluatedKey()
+                            : null;
+        } while (start != null);
+        return units;
+    }
+
+    private static OutboxEvent event(String aggregate, Instant occurredAt) {
+        return new OutboxEvent(
+                "ev-" + aggregate + "-" + SEEDED.incrementAndGet(),
+                "Order",
+                aggregate,
+                1,
+                "TradeExecuted",
+                1,
+                occurredAt,
+                "trace-" + aggregate,
+                null,
+                Map.of("orderId", io.streamledger.model.change.AttributeValue.s(aggregate)));
     }
 
     @Test
@@ -536,7 +685,7 @@ class OutboxRelayITCase {
         Contract contract = ContractResources.contract();
         int ready = Av.itemSize(item(e));
 
-        OutboxRelay.InFlight first = relay.claim(e.eventId());
+        InFlight first = relay.claim(e.eventId());
         assertThat(first).isNotNull();
         int inFlight = Av.itemSize(item(e));
         assertCost(relay, RelayCapacity.Use.CLAIM, contract, "AMP15", ready, inFlight);
@@ -559,7 +708,7 @@ class OutboxRelayITCase {
         int rescheduled = Av.itemSize(moved);
         assertCost(relay, RelayCapacity.Use.RESCHEDULE, contract, "AMP18", requeued, rescheduled);
 
-        OutboxRelay.InFlight second = relay.claim(e.eventId());
+        InFlight second = relay.claim(e.eventId());
         assertThat(second).isNotNull();
         int claimedAgain = Av.itemSize(item(e));
         assertThat(relay.complete(second, new Publisher.Ack("seq-c", "s"))).isTrue();
@@ -567,7 +716,14 @@ class OutboxRelayITCase {
         assertCost(relay, RelayCapacity.Use.COMPLETE, contract, "AMP16", claimedAgain, done);
     }
 
-    /** Base units by DynamoDB's write rule on the real sizes; index units exactly the seed's. */
+    /**
+     * The OUTBOX-LEASE entry each transition adds beyond the seed's READY-only index: a claim puts
+     * it, a completion or re-queue deletes it, a reschedule of a READY event does not touch it.
+     */
+    private static final Map<String, Integer> LEASE_INDEX_UNITS =
+            Map.of("AMP15", 1, "AMP16", 1, "AMP17", 1, "AMP18", 0);
+
+    /** Base units by DynamoDB's write rule on the real sizes; index units the seed's + lease. */
     private static void assertCost(
             OutboxRelay relay,
             RelayCapacity.Use use,
@@ -578,7 +734,10 @@ class OutboxRelayITCase {
         AmplificationRow row = contract.amplification(amp).orElseThrow();
         RelayCapacity.Sum sum = relay.capacity().snapshot().get(use);
         BigDecimal base = BigDecimal.valueOf((Math.max(sizeBefore, sizeAfter) + 1023) / 1024);
-        BigDecimal index = row.gsiUnits().multiply(row.gsiMultiplier());
+        BigDecimal index =
+                row.gsiUnits()
+                        .multiply(row.gsiMultiplier())
+                        .add(BigDecimal.valueOf(LEASE_INDEX_UNITS.get(amp)));
         assertThat(sum.indexUnits()).as(amp + " index units").isEqualByComparingTo(index);
         assertThat(sum.units().subtract(sum.indexUnits()))
                 .as(amp + " base units")

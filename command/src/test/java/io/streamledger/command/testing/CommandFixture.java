@@ -44,10 +44,16 @@ public final class CommandFixture implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public CommandFixture(LocalEndpoint endpoint, UnaryOperator<ServiceConfig> tweak) {
+        this(endpoint, MutableClock.startingNow(), tweak);
+    }
+
+    /** A service whose clock starts at {@code clock}'s instant and moves only when driven. */
+    public CommandFixture(
+            LocalEndpoint endpoint, MutableClock clock, UnaryOperator<ServiceConfig> tweak) {
         this.client = client(endpoint.endpoint());
         this.prefix = "t" + UUID.randomUUID().toString().substring(0, 8) + "-";
         TableProvisioner.createAll(client, prefix);
-        this.clock = MutableClock.startingNow();
+        this.clock = clock;
         ServiceConfig cfg = tweak.apply(ServiceConfig.defaults(prefix).withClock(clock));
         this.service = new CommandService(client, cfg, RetryPolicy.defaults());
         this.http =

@@ -23,6 +23,17 @@ public final class MutableClock extends Clock {
         now.updateAndGet(i -> i.plus(d));
     }
 
+    /** Moves the clock forward to {@code to}; never back. */
+    public void advanceTo(Instant to) {
+        now.updateAndGet(
+                i -> {
+                    if (to.isBefore(i)) {
+                        throw new IllegalArgumentException("clock at " + i + " cannot go to " + to);
+                    }
+                    return to;
+                });
+    }
+
     @Override
     public ZoneId getZone() {
         return ZoneOffset.UTC;

@@ -39,6 +39,14 @@ public final class KeyTime {
         return ms;
     }
 
+    /**
+     * The sort key of a due queue ({@code PREFIX#at#id}) above every entry at or before {@code at}:
+     * {@code SK < bound} is "due by {@code at}" ({@code !} sorts below every id character).
+     */
+    public static String dueBound(KeyPattern sk, Instant at) {
+        return sk.build(format(at.plusMillis(1)), "!");
+    }
+
     /** {@code 2026-11-30T10:00:00.000Z}. */
     public static String format(Instant at) {
         return FORMAT.format(normalise("at", at));

@@ -26,6 +26,16 @@ public final class Attr {
 
     public static final String READY_SK = "readySk";
 
+    /** GSI3 keys of Orders: the sparse due-time queue of open DAY/GTD orders (ORDER-EXPIRY). */
+    public static final String EXPIRY_PK = "expiryPk";
+
+    public static final String EXPIRY_SK = "expirySk";
+
+    /** GSI4 keys of Context: the sparse lease-expiry queue of IN_FLIGHT outbox items (AP16). */
+    public static final String LEASE_PK = "leasePk";
+
+    public static final String LEASE_SK = "leaseSk";
+
     /** Aggregate/item version for compare-and-set (seed "Conditions and versions"). */
     public static final String VERSION = "version";
 

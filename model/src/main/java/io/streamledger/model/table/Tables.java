@@ -16,7 +16,9 @@ import java.util.stream.Collectors;
 public final class Tables {
 
     /**
-     * IDX01 order root, IDX18 client-order sentinel; GSI1 IDX02 account list, GSI2 IDX03 status.
+     * IDX01 order root, IDX18 client-order sentinel; GSI1 IDX02 account list, GSI2 IDX03 status,
+     * GSI3 the due-time queue of open DAY/GTD orders (ORDER-EXPIRY, keys only: the scheduler reads
+     * the order strongly before it expires it).
      */
     public static final TableSpec ORDERS =
             new TableSpec(
@@ -50,7 +52,15 @@ public final class Tables {
                                             Attr.FILLED_QUANTITY,
                                             Attr.VERSION),
                                     true,
-                                    "IDX03")),
+                                    "IDX03"),
+                            new GsiSpec(
+                                    "GSI3",
+                                    Attr.EXPIRY_PK,
+                                    Attr.EXPIRY_SK,
+                                    GsiProjection.KEYS_ONLY,
+                                    List.of(),
+                                    true,
+                                    "ORDER-EXPIRY")),
                     StreamViewType.NEW_AND_OLD_IMAGES,
                     null,
                     List.of("IDX01", "IDX18"),
@@ -121,8 +131,10 @@ public final class Tables {
                     true);
 
     /**
-     * IDX08 request state; GSI1 IDX19 sparse repair queue on {@code GSI1PK}/{@code GSI1SK} (the
-     * same overloaded GSI1 attribute names as the other tables), set only in REPAIR_REQUIRED.
+     * IDX08 request state (and the time-driven duties' lease items, DUTY-LEASE, the AP08 lease
+     * pattern: not a route of their own, their calls count as AP08); GSI1 IDX19 sparse repair queue
+     * on {@code GSI1PK}/{@code GSI1SK} (the same overloaded GSI1 attribute names as the other
+     * tables), set only in REPAIR_REQUIRED.
      */
     public static final TableSpec IDEMPOTENCY =
             new TableSpec(
@@ -202,7 +214,11 @@ public final class Tables {
                             + " base write",
                     false);
 
-    /** IDX16 outbox envelope; GSI3 IDX17 sparse READY queue on readyPk/readySk. */
+    /**
+     * IDX16 outbox envelope; GSI3 IDX17 sparse READY queue on readyPk/readySk; GSI4 the sparse
+     * lease-expiry queue of IN_FLIGHT items on leasePk/leaseSk (OUTBOX-LEASE, AP16 step 4); TTL
+     * removes COMPLETED items after their retention (cleanup only).
+     */
     public static final TableSpec CONTEXT =
             new TableSpec(
                     "Context",
@@ -215,9 +231,17 @@ public final class Tables {
                                     GsiProjection.KEYS_ONLY,
                                     List.of(),
                                     true,
-                                    "IDX17")),
+                                    "IDX17"),
+                            new GsiSpec(
+                                    "GSI4",
+                                    Attr.LEASE_PK,
+                                    Attr.LEASE_SK,
+                                    GsiProjection.KEYS_ONLY,
+                                    List.of(),
+                                    true,
+                                    "OUTBOX-LEASE")),
                     StreamViewType.NEW_AND_OLD_IMAGES,
-                    null,
+                    Attr.EXPIRES_AT,
                     List.of("IDX16"),
                     "the relay and auditors see READY/IN_FLIGHT/COMPLETED transitions of the"
                             + " outbox item",

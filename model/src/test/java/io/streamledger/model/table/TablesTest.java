@@ -75,6 +75,21 @@ class TablesTest {
     }
 
     @Test
+    void timeDrivenQueuesAreSparseKeysOnlyIndexesAndCompletedOutboxItemsExpire() {
+        GsiSpec expiry = Tables.ORDERS.gsi("GSI3").orElseThrow();
+        assertThat(expiry.indexId()).isEqualTo("ORDER-EXPIRY");
+        assertThat(expiry.pkAttr()).isEqualTo(Attr.EXPIRY_PK);
+        assertThat(expiry.sparse()).isTrue();
+        assertThat(expiry.projection()).isEqualTo(GsiProjection.KEYS_ONLY);
+        GsiSpec lease = Tables.CONTEXT.gsi("GSI4").orElseThrow();
+        assertThat(lease.indexId()).isEqualTo("OUTBOX-LEASE");
+        assertThat(lease.pkAttr()).isEqualTo(Attr.LEASE_PK);
+        assertThat(lease.sparse()).isTrue();
+        assertThat(lease.projection()).isEqualTo(GsiProjection.KEYS_ONLY);
+        assertThat(Tables.CONTEXT.ttlAttribute()).isEqualTo(Attr.EXPIRES_AT);
+    }
+
+    @Test
     void deadLetterTableIsTenantFirstWithASparseStatusQueue() {
         TableSpec t = Tables.DEAD_LETTER;
         assertThat(t.indexIds()).containsExactly("DLQ", "DLQ-STATUS");
@@ -128,9 +143,10 @@ class TablesTest {
     @Test
     void keyAttributesListBaseThenGsiKeysOnce() {
         assertThat(Tables.ORDERS.keyAttributes())
-                .containsExactly("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK");
+                .containsExactly(
+                        "PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "expiryPk", "expirySk");
         assertThat(Tables.CONTEXT.keyAttributes())
-                .containsExactly("PK", "SK", "readyPk", "readySk");
+                .containsExactly("PK", "SK", "readyPk", "readySk", "leasePk", "leaseSk");
         assertThat(Tables.LEDGER.keyAttributes()).containsExactly("PK", "SK");
     }
 }
